@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"github.com/windows-dev-agent/wda/schema"
 )
@@ -62,12 +63,16 @@ func Define[In, Out any](d Def[In, Out]) Tool {
 	case d.Classify == nil || d.Handle == nil:
 		panic(fmt.Sprintf("runtime: tool %s needs Classify and Handle", d.Name))
 	}
-	return &tool[In, Out]{def: d, in: schema.For[In](), out: schema.For[Out]()}
+	return &tool[In, Out]{def: d,
+		in:  sync.OnceValue(schema.For[In]),
+		out: sync.OnceValue(schema.For[Out])}
 }
 
+// tool reflects its schemas on first use, not at init: hook processes import every tool
+// for Classify and must start in milliseconds.
 type tool[In, Out any] struct {
 	def     Def[In, Out]
-	in, out *schema.Schema
+	in, out func() *schema.Schema
 }
 
 func (t *tool[In, Out]) Name() string                 { return t.def.Name }
@@ -76,8 +81,8 @@ func (t *tool[In, Out]) Title() string                { return t.def.Title }
 func (t *tool[In, Out]) Description() string          { return t.def.Description }
 func (t *tool[In, Out]) Annotations() Annotations     { return t.def.Annotations }
 func (t *tool[In, Out]) ProjectArg() string           { return t.def.ProjectArg }
-func (t *tool[In, Out]) InputSchema() *schema.Schema  { return t.in }
-func (t *tool[In, Out]) OutputSchema() *schema.Schema { return t.out }
+func (t *tool[In, Out]) InputSchema() *schema.Schema  { return t.in() }
+func (t *tool[In, Out]) OutputSchema() *schema.Schema { return t.out() }
 func (t *tool[In, Out]) Classify(a Args) Class        { return t.def.Classify(a) }
 
 func (t *tool[In, Out]) Call(ctx context.Context, env *Env, args Args) (any, error) {
