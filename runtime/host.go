@@ -30,8 +30,8 @@ func (e *BindError) Error() string { return e.Msg }
 // GenericHost binds nothing: project arguments are used as given.
 type GenericHost struct{}
 
-func (GenericHost) Name() string                                            { return "generic" }
-func (GenericHost) Instructions() string                                    { return "" }
+func (GenericHost) Name() string                                             { return "generic" }
+func (GenericHost) Instructions() string                                     { return "" }
 func (GenericHost) AdvertisedSchema(_ Tool, s *schema.Schema) *schema.Schema { return s }
 func (GenericHost) Bind(context.Context, Tool, map[string]any, *Env) error   { return nil }
 

@@ -78,10 +78,10 @@ func MCPTool(t Tool, h Host) *mcp.Tool {
 	}
 	a := t.Annotations()
 	return &mcp.Tool{
-		Name:        t.Name(),
-		Title:       t.Title(),
-		Description: t.Description(),
-		InputSchema: h.AdvertisedSchema(t, t.InputSchema()),
+		Name:         t.Name(),
+		Title:        t.Title(),
+		Description:  t.Description(),
+		InputSchema:  h.AdvertisedSchema(t, t.InputSchema()),
 		OutputSchema: t.OutputSchema(),
 		Annotations: &mcp.ToolAnnotations{
 			Title:           t.Title(),
@@ -222,4 +222,3 @@ func call(ctx context.Context, t Tool, ctr *mcp.CallToolRequest, env *Env, h Hos
 	cp.Params = &params
 	return next(WithEnv(ctx, env), method, &cp)
 }
-
