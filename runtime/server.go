@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -57,7 +58,24 @@ func NewServer(reg *Registry, opts Options) *mcp.Server {
 			Capabilities: &mcp.ServerCapabilities{},
 		})
 	Mount(s, reg, opts)
+	s.AddReceivingMiddleware(unknownTool(reg))
 	return s
+}
+
+// unknownTool answers a call to a tool this server does not have with the spec's
+// -32601 "Unknown tool: <name>". Only NewServer installs it: on an embedder's server
+// (Mount) other tools are legitimately present.
+func unknownTool(reg *Registry) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if ctr, ok := req.(*mcp.CallToolRequest); ok && method == "tools/call" && ctr.Params != nil {
+				if _, known := reg.Lookup(ctr.Params.Name); !known {
+					return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "Unknown tool: " + ctr.Params.Name}
+				}
+			}
+			return next(ctx, method, req)
+		}
+	}
 }
 
 // Mount adds the tools of reg to a caller's server, with the gate middleware. Calls to
@@ -178,8 +196,12 @@ func gate(reg *Registry, opts Options) mcp.Middleware {
 func call(ctx context.Context, t Tool, ctr *mcp.CallToolRequest, env *Env, h Host, rec *CallRecord, next mcp.MethodHandler, method string) (mcp.Result, error) {
 	raw := map[string]any{}
 	if len(ctr.Params.Arguments) > 0 {
+		// UseNumber keeps literals such as 120.0 intact through the host binding, so the
+		// validator still sees (and rejects) them.
+		dec := json.NewDecoder(bytes.NewReader(ctr.Params.Arguments))
+		dec.UseNumber()
 		var v any
-		if err := json.Unmarshal(ctr.Params.Arguments, &v); err == nil {
+		if err := dec.Decode(&v); err == nil {
 			if m, ok := v.(map[string]any); ok {
 				raw = m
 			} else if t.ProjectArg() != "" {
