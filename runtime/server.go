@@ -58,24 +58,7 @@ func NewServer(reg *Registry, opts Options) *mcp.Server {
 			Capabilities: &mcp.ServerCapabilities{},
 		})
 	Mount(s, reg, opts)
-	s.AddReceivingMiddleware(unknownTool(reg))
 	return s
-}
-
-// unknownTool answers a call to a tool this server does not have with the spec's
-// -32601 "Unknown tool: <name>". Only NewServer installs it: on an embedder's server
-// (Mount) other tools are legitimately present.
-func unknownTool(reg *Registry) mcp.Middleware {
-	return func(next mcp.MethodHandler) mcp.MethodHandler {
-		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			if ctr, ok := req.(*mcp.CallToolRequest); ok && method == "tools/call" && ctr.Params != nil {
-				if _, known := reg.Lookup(ctr.Params.Name); !known {
-					return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "Unknown tool: " + ctr.Params.Name}
-				}
-			}
-			return next(ctx, method, req)
-		}
-	}
 }
 
 // Mount adds the tools of reg to a caller's server, with the gate middleware. Calls to
@@ -194,40 +177,31 @@ func gate(reg *Registry, opts Options) mcp.Middleware {
 }
 
 func call(ctx context.Context, t Tool, ctr *mcp.CallToolRequest, env *Env, h Host, rec *CallRecord, next mcp.MethodHandler, method string) (mcp.Result, error) {
-	raw := map[string]any{}
-	if len(ctr.Params.Arguments) > 0 {
-		// UseNumber keeps literals such as 120.0 intact through the host binding, so the
-		// validator still sees (and rejects) them.
-		dec := json.NewDecoder(bytes.NewReader(ctr.Params.Arguments))
-		dec.UseNumber()
-		var v any
-		if err := dec.Decode(&v); err == nil {
-			if m, ok := v.(map[string]any); ok {
-				raw = m
-			} else if t.ProjectArg() != "" {
-				return refusal("invalid_input", "tool arguments must be an object")
+	bound := ctr.Params.Arguments
+	// UseNumber keeps literals such as 120.0 intact through the host binding, so the
+	// validator still sees (and rejects) them. Arguments that are not an object skip
+	// the binding and fail validation below.
+	dec := json.NewDecoder(bytes.NewReader(ctr.Params.Arguments))
+	dec.UseNumber()
+	var v any
+	if len(bytes.TrimSpace(bound)) == 0 {
+		v = map[string]any{}
+	} else if dec.Decode(&v) != nil {
+		v = nil
+	}
+	if raw, ok := v.(map[string]any); ok {
+		if err := h.Bind(ctx, t, raw, env); err != nil {
+			var be *BindError
+			if errors.As(err, &be) {
+				return refusal("invalid_input", be.Msg)
 			}
+			return nil, &jsonrpc.Error{Code: -32000, Message: err.Error()}
 		}
-	}
-	if err := h.Bind(ctx, t, raw, env); err != nil {
-		var be *BindError
-		if errors.As(err, &be) {
-			return refusal("invalid_input", be.Msg)
+		b, err := json.Marshal(raw)
+		if err != nil {
+			return nil, &jsonrpc.Error{Code: -32000, Message: err.Error()}
 		}
-		return nil, &jsonrpc.Error{Code: -32000, Message: err.Error()}
-	}
-	bound, err := json.Marshal(raw)
-	if err != nil {
-		return nil, &jsonrpc.Error{Code: -32000, Message: err.Error()}
-	}
-	if len(ctr.Params.Arguments) > 0 {
-		// A non-object (or null) argument value must still fail validation.
-		var v any
-		if json.Unmarshal(ctr.Params.Arguments, &v) != nil || v == nil {
-			bound = ctr.Params.Arguments
-		} else if _, ok := v.(map[string]any); !ok {
-			bound = ctr.Params.Arguments
-		}
+		bound = b
 	}
 	args, verr := schema.Validate(t.InputSchema(), bound)
 	if verr != nil {
