@@ -1,0 +1,112 @@
+//go:build windows
+
+package proc
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// resolveExts are the only candidate extensions, in preference order. PATHEXT is
+// ignored and .bat/.cmd are never candidates.
+var resolveExts = []string{".exe", ".com", ".ps1"}
+
+func allowedExt(ext string) bool {
+	for _, e := range resolveExts {
+		if strings.EqualFold(ext, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// resolve implements §7.1 for Windows: directory order dominates, then extension order.
+func (r PathResolver) resolve(name string) (string, bool) {
+	if filepath.IsAbs(name) {
+		if allowedExt(filepath.Ext(name)) && isExecutableFile(name) {
+			return filepath.Clean(name), true
+		}
+		return "", false
+	}
+	if filepath.VolumeName(name) != "" || strings.ContainsAny(name, `\/`) {
+		return "", false
+	}
+	var candidates []string
+	if ext := filepath.Ext(name); ext != "" {
+		if !allowedExt(ext) {
+			return "", false
+		}
+		candidates = []string{name}
+	} else {
+		for _, e := range resolveExts {
+			candidates = append(candidates, name+e)
+		}
+	}
+	for _, dir := range r.searchDirs() {
+		for _, c := range candidates {
+			if p := filepath.Join(dir, c); isExecutableFile(p) {
+				return p, true
+			}
+		}
+	}
+	return "", false
+}
+
+// searchDirs is PATH (or the system default) with each entry trimmed, unquoted, its
+// %VARIABLES% and a leading ~ expanded; empty entries, relative entries, the process
+// cwd and case-insensitive duplicates are dropped.
+func (r PathResolver) searchDirs() []string {
+	path := r.getenv("PATH")
+	if strings.TrimSpace(path) == "" {
+		root := r.getenv("SystemRoot")
+		if root == "" {
+			root = `C:\Windows`
+		}
+		path = root + `\System32;` + root + `;` + root + `\System32\Wbem`
+	}
+	cwd, _ := os.Getwd()
+	seen := map[string]bool{}
+	var dirs []string
+	for _, e := range strings.Split(path, ";") {
+		e = strings.TrimSpace(e)
+		e = strings.TrimSpace(strings.Trim(e, `"`))
+		e = r.expandHome(expandPercent(e, r.getenv))
+		if e == "" || !filepath.IsAbs(e) {
+			continue
+		}
+		e = filepath.Clean(e)
+		if cwd != "" && strings.EqualFold(e, filepath.Clean(cwd)) {
+			continue
+		}
+		key := strings.ToLower(e)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		dirs = append(dirs, e)
+	}
+	return dirs
+}
+
+// expandHome expands a leading ~ (alone or followed by a separator) to the profile.
+func (r PathResolver) expandHome(e string) string {
+	if e != "~" && !strings.HasPrefix(e, `~\`) && !strings.HasPrefix(e, "~/") {
+		return e
+	}
+	home := r.getenv("USERPROFILE")
+	if home == "" {
+		if d, p := r.getenv("HOMEDRIVE"), r.getenv("HOMEPATH"); d != "" && p != "" {
+			home = d + p
+		}
+	}
+	if home == "" {
+		return e
+	}
+	return home + e[1:]
+}
+
+func executableMode(fs.FileInfo) bool { return true }
+
+func pathsEqual(a, b string) bool { return strings.EqualFold(a, b) }
