@@ -1,10 +1,43 @@
-// Package logsquery is the logs_query tool.
+// Package logsquery is the logs_query tool (tools.md §3.9, discovery.md §4.7): the
+// newest audit events from the retained segments, filtered, metadata only.
+//
+// It owns the filter rules and the event projection; reading the segments belongs to
+// runtime/audit. It must never return the data directory, never write the log, and never
+// return a stored key that is not audit metadata.
+//
+// Output: {status:"ok", events, matched, scope:"persistent_history", execution_started:false}.
+// The spec's output has no status field; status "ok" (and execution_started false,
+// which the embedded runtime.Status always carries) is added so every tool result has a
+// status, and contradicts nothing: "ok" is in the status vocabulary and nothing runs.
+// scope is pinned to "persistent_history" (the head server's word).
 package logsquery
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"strings"
 
 	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/runtime/audit"
+)
+
+// Scope is the scope word of every answer.
+const Scope = "persistent_history"
+
+// Limits of last_n.
+const (
+	DefaultLastN = 20
+	MaxLastN     = 200
+)
+
+// Filters, exactly as the input enum spells them.
+const (
+	FilterAll       = "all"
+	FilterFailures  = "failures"
+	FilterInstalls  = "installs"
+	FilterSandbox   = "sandbox"
+	FilterApprovals = "approvals"
 )
 
 // In is the input of logs_query.
@@ -16,6 +49,9 @@ type In struct {
 // Out is the result of logs_query.
 type Out struct {
 	runtime.Status
+	Events  []Event `json:"events,omitzero" jsonschema:"description=The last last_n matching events, oldest first."`
+	Matched int     `json:"matched" jsonschema:"description=How many retained events matched the filter, before truncation to last_n."`
+	Scope   string  `json:"scope,omitzero" jsonschema:"enum=persistent_history,description=Always persistent_history: the bounded log and its one rotated predecessor."`
 }
 
 // Tool is the logs_query tool definition.
@@ -36,6 +72,60 @@ func classify(a runtime.Args) runtime.Class {
 	return runtime.ReadOnly
 }
 
-func handle(_ context.Context, _ *runtime.Env, _ In) (Out, error) {
-	return Out{Status: runtime.Status{Status: "unavailable", Error: "logs_query is " + runtime.NotImplementedSuffix}}, nil
+func handle(_ context.Context, env *runtime.Env, in In) (Out, error) {
+	out, err := Query(env.DataDir, in.LastN, in.Filter)
+	if err != nil {
+		return Out{Status: runtime.Status{Status: "invalid_input", Error: err.Error()}}, nil
+	}
+	return out, nil
+}
+
+// Query answers logs_query for dataDir: lastN 0 means the default. It is what
+// `wda logs` calls too. Bad arguments are an error naming the field and the rule.
+func Query(dataDir string, lastN int, filter string) (Out, error) {
+	if lastN == 0 {
+		lastN = DefaultLastN
+	}
+	if lastN < 1 || lastN > MaxLastN {
+		return Out{}, fmt.Errorf("last_n must be an integer from 1 to %d, got %d", MaxLastN, lastN)
+	}
+	if filter == "" {
+		filter = FilterAll
+	}
+	match, ok := filters[filter]
+	if !ok {
+		return Out{}, fmt.Errorf("filter must be one of all, failures, installs, sandbox, approvals, got %q", filter)
+	}
+	if dataDir == "" {
+		return Out{}, errors.New("no data directory is configured")
+	}
+	all, _ := audit.Read(dataDir) // unreadable history is empty history (§4.6)
+	var matched []map[string]any
+	for _, ev := range all {
+		if match(ev) {
+			matched = append(matched, ev)
+		}
+	}
+	tail := matched[max(0, len(matched)-lastN):]
+	events := make([]Event, len(tail))
+	for i, ev := range tail {
+		events[i] = project(ev)
+	}
+	return Out{Status: runtime.Status{Status: "ok"}, Events: events, Matched: len(matched), Scope: Scope}, nil
+}
+
+var filters = map[string]func(map[string]any) bool{
+	FilterAll:      func(map[string]any) bool { return true },
+	FilterFailures: audit.IsFailure,
+	FilterInstalls: func(ev map[string]any) bool { return toolContains(ev, "package_install") },
+	FilterSandbox:  func(ev map[string]any) bool { return toolContains(ev, "sandbox_run") },
+	FilterApprovals: func(ev map[string]any) bool {
+		d, has := ev["permission_decision"]
+		return has && d != nil && d != audit.DecisionHostDefault
+	},
+}
+
+func toolContains(ev map[string]any, s string) bool {
+	t, _ := ev["tool_name"].(string)
+	return strings.Contains(t, s)
 }

@@ -1,0 +1,50 @@
+package audit
+
+import (
+	"fmt"
+	"os"
+	"time"
+)
+
+// acquire takes the exclusive cross-process lock on path, waiting at most timeout, and
+// returns its release. The wait is a blocking OS lock call in a goroutine, not a poll,
+// so waiters queue in the kernel and a busy writer cannot starve them; if the timeout
+// wins, the goroutine releases the lock as soon as it gets it.
+func acquire(path string, timeout time.Duration) (func(), error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("audit: opening lock file: %w", err)
+	}
+	release := func() {
+		_ = unlockFile(f)
+		f.Close()
+	}
+	ok, err := tryLockFile(f)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("audit: locking: %w", err)
+	}
+	if ok {
+		return release, nil
+	}
+	done := make(chan error, 1)
+	go func() { done <- lockFile(f) }()
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	select {
+	case err := <-done:
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("audit: locking: %w", err)
+		}
+		return release, nil
+	case <-timer.C:
+		go func() {
+			if <-done == nil {
+				_ = unlockFile(f)
+			}
+			f.Close()
+		}()
+		return nil, ErrLockTimeout
+	}
+}
