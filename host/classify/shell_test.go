@@ -1,0 +1,175 @@
+package classify
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/windows-dev-agent/wda/runtime"
+)
+
+const (
+	ro  = runtime.ReadOnly
+	rev = runtime.Reversible
+	ap  = runtime.ApprovalRequired
+	fb  = runtime.Forbidden
+)
+
+// Rows of hosts.md §2.1 / tools.md §8.2 and §10.12, one per rule and pattern.
+var shellCases = []struct {
+	cmd  string
+	want runtime.Class
+}{
+	// 1. forbidden patterns
+	{"format C:", fb},
+	{"FORMAT d: /q", fb},
+	{"format  c:", fb},
+	{"diskpart", fb},
+	{"echo list disk | DiskPart", fb},
+	{"bcdedit /set testsigning on", fb},
+	{"cipher /w:C:\\", fb},
+	{"CIPHER /W:d:", fb},
+	{`Remove-Item -Recurse HKLM:\Software\X`, fb},
+	{`remove-item C:\Windows\System32\drivers`, fb},
+	{"Remove-Item x\nGet-Item HKLM:\\x", fb},
+	{"Get-ChildItem; diskpart", fb},
+	{"git status && format C:", fb},
+	// 2. approval patterns (they override read-only and reversible prefixes)
+	{"winget install Git.Git", ap},
+	{"choco upgrade all", ap},
+	{"scoop uninstall git", ap},
+	{"pip install requests", ap},
+	{"uv add httpx", ap},
+	{"npm install", ap},
+	{"pnpm remove x", ap},
+	{"yarn upgrade", ap},
+	{"cargo install ripgrep", ap},
+	{"npm update", ap},
+	{"git push origin main", ap},
+	{"git commit -m x", ap},
+	{"git merge dev", ap},
+	{"git rebase main", ap},
+	{"git reset --hard", ap},
+	{"git clean -fdx", ap},
+	{"gh pr create --fill", ap},
+	{"gh pr merge 1", ap},
+	{"gh release create v1", ap},
+	{`reg add HKCU\Software\X`, ap},
+	{`reg delete HKCU\Software\X`, ap},
+	{"Set-Item env:X 1", ap},
+	{"Set-ItemProperty -Path x -Name y", ap},
+	{"New-Item -ItemType Directory x", ap},
+	{"New-ItemProperty -Path x", ap},
+	{"Remove-Item x", ap},
+	{"Enable-WindowsOptionalFeature -Online -FeatureName Microsoft-Windows-Subsystem-Linux", ap},
+	{"Disable-WindowsOptionalFeature -Online -FeatureName X", ap},
+	{"Invoke-Expression $x", ap},
+	{"Start-Process notepad", ap},
+	{"rm -rf build", ap},
+	{"del file.txt", ap},
+	{"erase file.txt", ap},
+	{"rmdir build", ap},
+	{"Get-ChildItem -Path . rm", ap},
+	{"git status rm", ap},
+	{"pytest --rm", ap},
+	{"Get-Item x Remove-Item", ap},
+	// 3. dynamic syntax never inherits a read-only or reversible prefix
+	{"git status; whoami", ap},
+	{"git status && rm x", ap},
+	{"git status || whoami", ap},
+	{"git status | Out-File x", ap},
+	{"git log > out.txt", ap},
+	{"git diff < in.txt", ap},
+	{"Get-ChildItem $(whoami)", ap},
+	{"Get-ChildItem @(1,2)", ap},
+	{"git log `whoami`", ap},
+	{"git status & calc", ap},
+	{"git status\nwhoami", ap},
+	{"git status\rwhoami", ap},
+	{"pytest; whoami", ap},
+	{"dotnet build > log", ap},
+	{"python --version; calc", ap},
+	// 4. read-only prefixes
+	{"git status --short", ro},
+	{"git status", ro},
+	{"  git log -5", ro},
+	{"git diff HEAD~1", ro},
+	{"git show HEAD", ro},
+	{"GIT STATUS", ro},
+	{"Get-ChildItem", ro},
+	{`Get-ChildItem C:\src`, ro},
+	{"get-content README.md", ro},
+	{"Test-Path C:\\x", ro},
+	{"Resolve-Path .", ro},
+	{"where git", ro},
+	{"where.exe git", ro},
+	{"python --version", ro},
+	{"py --version", ro},
+	{"node --version", ro},
+	{"npm --version", ro},
+	{"git --version", ro},
+	{"gh --version", ro},
+	{"dotnet --version", ro},
+	{"cargo --version", ro},
+	{"rustc --version", ro},
+	{"go -version", ro},
+	{"java -version", ro},
+	{"winget --version", ro},
+	{"choco --version", ro},
+	{"scoop --version", ro},
+	// 5. reversible prefixes
+	{"pytest", rev},
+	{"pytest -q tests", rev},
+	{"ruff check .", rev},
+	{"pylint src", rev},
+	{"eslint .", rev},
+	{"dprint check", rev},
+	{"cargo test", rev},
+	{"go test ./...", rev},
+	{"dotnet test", rev},
+	{"dotnet build", rev},
+	{"DOTNET BUILD -c Release", rev},
+	// 6. otherwise approval-required
+	{"", ap},
+	{"whoami", ap},
+	{"curl https://example.com", ap},
+	{"git statusx", ap},
+	{"gitstatus", ap},
+	{"pytestx", ap},
+	{"dprint fmt", ap},
+	{"go build ./...", ap},
+	{"x git status", ap},
+	{"python script.py", ap},
+	{"Test-Pathx", ap},
+}
+
+func TestShell(t *testing.T) {
+	for _, c := range shellCases {
+		if got := Shell(c.cmd); got != c.want {
+			t.Errorf("Shell(%q) = %s, want %s", c.cmd, got, c.want)
+		}
+	}
+}
+
+func TestDynamic(t *testing.T) {
+	for _, s := range []string{";", "\r", "\n", "&&", "||", "|", ">", "<", "$(", "@(", "`", "&"} {
+		if !Dynamic("git status " + s + " x") {
+			t.Errorf("Dynamic missed %q", s)
+		}
+	}
+	for _, s := range []string{"git status", "Get-ChildItem $env:TEMP", "Get-Item (x)", "echo $x", "a @b"} {
+		if Dynamic(s) {
+			t.Errorf("Dynamic(%q) = true", s)
+		}
+	}
+}
+
+// Every shell row must keep its class whatever the ASCII case.
+func TestShellCaseInsensitive(t *testing.T) {
+	for _, c := range shellCases {
+		for _, v := range []string{strings.ToUpper(c.cmd), strings.ToLower(c.cmd)} {
+			if got := Shell(v); got != c.want {
+				t.Errorf("Shell(%q) = %s, want %s (case variant of %q)", v, got, c.want, c.cmd)
+			}
+		}
+	}
+}

@@ -1,0 +1,144 @@
+package classify
+
+import (
+	"context"
+	"testing"
+
+	"github.com/windows-dev-agent/wda/runtime"
+	_ "github.com/windows-dev-agent/wda/tools/all"
+)
+
+// fakeRegistry stands in for catalog-dependent rows: capability_run classifies by a
+// tiny catalog (the real catalog belongs to tools/capabilityrun), the way tools.md §8.2
+// describes (execute true: unknown → approval, flagged forbidden → forbidden,
+// extra_args → approval, else the declared class).
+func fakeRegistry() *runtime.Registry {
+	catalog := map[string]runtime.Class{"dangerous": runtime.Forbidden, "tests": runtime.Reversible,
+		"lint": runtime.ReadOnly, "deploy": runtime.ApprovalRequired}
+	reg := runtime.New()
+	reg.Register(runtime.Define(runtime.Def[struct{}, runtime.Status]{
+		Name: "capability_run", Description: "fake", ProjectArg: "cwd",
+		Classify: func(a runtime.Args) runtime.Class {
+			if !a.Bool("execute") {
+				return runtime.ReadOnly
+			}
+			c, ok := catalog[a.String("capability")]
+			if !ok {
+				return runtime.ApprovalRequired
+			}
+			if c == runtime.Forbidden {
+				return c
+			}
+			if xs, _ := a["extra_args"].([]any); len(xs) > 0 {
+				return runtime.ApprovalRequired
+			}
+			return c
+		},
+		Handle: func(context.Context, *runtime.Env, struct{}) (runtime.Status, error) { return runtime.Status{}, nil },
+	}))
+	reg.Register(runtime.Define(runtime.Def[struct{}, runtime.Status]{
+		Name: "panicky", Description: "fake",
+		Classify: func(runtime.Args) runtime.Class { panic("boom") },
+		Handle:   func(context.Context, *runtime.Env, struct{}) (runtime.Status, error) { return runtime.Status{}, nil },
+	}))
+	reg.Register(runtime.Define(runtime.Def[struct{}, runtime.Status]{
+		Name: "odd", Description: "fake",
+		Classify: func(runtime.Args) runtime.Class { return "sort-of-safe" },
+		Handle:   func(context.Context, *runtime.Env, struct{}) (runtime.Status, error) { return runtime.Status{}, nil },
+	}))
+	return reg
+}
+
+func TestShortName(t *testing.T) {
+	cases := map[string]string{
+		"mcp__windows-dev-agent__env_inspect":                             "env_inspect",
+		"mcp__plugin_windows-dev-agent_windows-dev-agent__package_install": "package_install",
+		"mcp__windows_dev_agent__workflow_plan":                           "workflow_plan",
+		"mcp__windows-dev-agent__":                                        "",
+		"mcp__other__env_inspect":                                         "",
+		"env_inspect":                                                     "",
+		"Bash":                                                            "",
+	}
+	for in, want := range cases {
+		got, ok := ShortName(in)
+		if got != want || ok != (want != "") {
+			t.Errorf("ShortName(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+}
+
+// The MCP rows of hosts.md §2.1 and tools.md §10.12 against the shipped tools.
+func TestToolShipped(t *testing.T) {
+	reg := runtime.Default()
+	cases := []struct {
+		name  string
+		input map[string]any
+		want  runtime.Class
+	}{
+		{"env_inspect", nil, ro},
+		{"workflow_plan", map[string]any{"task": "x"}, ro},
+		{"logs_query", nil, ro},
+		{"tool_discover", nil, ap},
+		{"package_search", map[string]any{"query": "git"}, ap},
+		{"ecosystem_scan", nil, ro},
+		{"ecosystem_scan", map[string]any{"include_host": false}, ro},
+		{"ecosystem_scan", map[string]any{"include_host": true}, ap},
+		{"ecosystem_scan", map[string]any{"include_host": "true"}, ro},
+		{"mcp_audit", nil, ro},
+		{"mcp_audit", map[string]any{"include_host": true}, ap},
+		{"mcp_audit", map[string]any{"config_path": "x"}, ap},
+		{"mcp_audit", map[string]any{"config_path": "  "}, ro},
+		{"package_install", map[string]any{"package_id": "Git.Git", "execute": false}, ro},
+		{"package_install", map[string]any{"package_id": "Git.Git"}, ro},
+		{"package_install", map[string]any{"package_id": "Git.Git", "execute": true}, ap},
+		{"package_install", map[string]any{"package_id": "Git.Git", "execute": true, "user_approved": true}, ap},
+		{"package_install", map[string]any{"execute": "true"}, ro},
+		{"package_install", map[string]any{"execute": 1}, ro},
+		{"sandbox_run", map[string]any{"execute": false}, ro},
+		{"sandbox_run", map[string]any{"execute": true}, ap},
+		{"capability_run", map[string]any{"capability": "x"}, ro},
+		{"unknown_tool", nil, ap},
+	}
+	for _, c := range cases {
+		for _, prefix := range []string{PrefixClaude, PrefixClaudePlugin, PrefixCodex} {
+			if got := Tool(reg, prefix+c.name, c.input); got != c.want {
+				t.Errorf("Tool(%s%s, %v) = %s, want %s", prefix, c.name, c.input, got, c.want)
+			}
+		}
+	}
+}
+
+func TestToolOthers(t *testing.T) {
+	reg := fakeRegistry()
+	cases := []struct {
+		tool  string
+		input map[string]any
+		want  runtime.Class
+	}{
+		{"Bash", map[string]any{"command": "git status"}, ro},
+		{"PowerShell", map[string]any{"command": "Get-ChildItem C:\\src"}, ro},
+		{"Bash", map[string]any{"command": 7}, ap},
+		{"Bash", nil, ap},
+		{"bash", map[string]any{"command": "git status"}, ap},
+		{"Read", map[string]any{"file_path": "x"}, ap},
+		{"mcp__other-server__env_inspect", nil, ap},
+		{PrefixClaude + "panicky", nil, ap},
+		{PrefixClaude + "odd", nil, ap},
+		// capability safety (tools.md §10.12)
+		{PrefixClaudePlugin + "capability_run", map[string]any{"capability": "dangerous", "execute": false}, ro},
+		{PrefixClaudePlugin + "capability_run", map[string]any{"capability": "dangerous", "execute": true}, fb},
+		{PrefixClaudePlugin + "capability_run", map[string]any{"capability": "deploy", "execute": true}, ap},
+		{PrefixClaudePlugin + "capability_run", map[string]any{"capability": "tests", "execute": true}, rev},
+		{PrefixClaudePlugin + "capability_run", map[string]any{"capability": "tests", "execute": true, "extra_args": []any{"-k"}}, ap},
+		{PrefixClaudePlugin + "capability_run", map[string]any{"capability": "lint", "execute": true, "extra_args": []any{"x"}}, ap},
+		{PrefixClaudePlugin + "capability_run", map[string]any{"capability": "nope", "execute": true}, ap},
+	}
+	for _, c := range cases {
+		if got := Tool(reg, c.tool, c.input); got != c.want {
+			t.Errorf("Tool(%s, %v) = %s, want %s", c.tool, c.input, got, c.want)
+		}
+	}
+	if got := Tool(nil, PrefixClaude+"env_inspect", nil); got != ap {
+		t.Errorf("nil registry gave %s", got)
+	}
+}
