@@ -51,13 +51,13 @@ func fakeRegistry() *runtime.Registry {
 
 func TestShortName(t *testing.T) {
 	cases := map[string]string{
-		"mcp__windows-dev-agent__env_inspect":                             "env_inspect",
+		"mcp__windows-dev-agent__env_inspect":                              "env_inspect",
 		"mcp__plugin_windows-dev-agent_windows-dev-agent__package_install": "package_install",
-		"mcp__windows_dev_agent__workflow_plan":                           "workflow_plan",
-		"mcp__windows-dev-agent__":                                        "",
-		"mcp__other__env_inspect":                                         "",
-		"env_inspect":                                                     "",
-		"Bash":                                                            "",
+		"mcp__windows_dev_agent__workflow_plan":                            "workflow_plan",
+		"mcp__windows-dev-agent__":                                         "",
+		"mcp__other__env_inspect":                                          "",
+		"env_inspect":                                                      "",
+		"Bash":                                                             "",
 	}
 	for in, want := range cases {
 		got, ok := ShortName(in)

@@ -131,4 +131,3 @@ func makeJunction(link, target string) error {
 	var n uint32
 	return windows.DeviceIoControl(h, windows.FSCTL_SET_REPARSE_POINT, &buf[0], uint32(len(buf)), nil, 0, &n, nil)
 }
-
