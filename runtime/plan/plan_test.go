@@ -1,0 +1,108 @@
+package plan
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/runtime/proc"
+)
+
+func TestCommand(t *testing.T) {
+	tests := []struct {
+		argv []string
+		want string
+	}{
+		{[]string{`C:\Program Files\x.exe`, "install", "--id", "A.B"}, `"C:\Program Files\x.exe" install --id A.B`},
+		{[]string{"a", ""}, `a ""`},
+		{[]string{`a"b`}, `a\"b`},
+		{[]string{`a\\"b`}, `a\\\\\"b`},
+		{[]string{`dir\ with\`}, `"dir\ with\\"`},
+		{[]string{`x\y`}, `x\y`},
+		{nil, ""},
+	}
+	for _, tt := range tests {
+		if got := Command(tt.argv); got != tt.want {
+			t.Errorf("Command(%q) = %s, want %s", tt.argv, got, tt.want)
+		}
+	}
+}
+
+func TestCheckEcho(t *testing.T) {
+	dir := t.TempDir()
+	exe := filepath.Join(dir, "tool")
+	other := filepath.Join(dir, "other")
+	for _, p := range []string{exe, other} {
+		if err := os.WriteFile(p, []byte("#!/bin/sh\n"+p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	id, err := proc.Fingerprint(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := runtime.Identity{ExpectedExecutable: exe, ExpectedExecutableIdentityKind: string(id.Kind), ExpectedExecutableIdentitySHA: strings.ToUpper(id.SHA256)}
+	with := func(f func(*runtime.Identity)) runtime.Identity { e := good; f(&e); return e }
+	flipped := []byte(id.SHA256)
+	if flipped[0] == 'a' {
+		flipped[0] = 'b'
+	} else {
+		flipped[0] = 'a'
+	}
+	tests := []struct {
+		name   string
+		echo   runtime.Identity
+		status string
+	}{
+		{"match (sha case-insensitive)", good, ""},
+		{"missing path", with(func(e *runtime.Identity) { e.ExpectedExecutable = "  " }), InvalidInput},
+		{"other path", with(func(e *runtime.Identity) { e.ExpectedExecutable = other }), StalePlan},
+		{"relative path", with(func(e *runtime.Identity) { e.ExpectedExecutable = "tool" }), StalePlan},
+		{"missing kind", with(func(e *runtime.Identity) { e.ExpectedExecutableIdentityKind = "" }), InvalidInput},
+		{"unknown kind", with(func(e *runtime.Identity) { e.ExpectedExecutableIdentityKind = "script" }), InvalidInput},
+		{"short sha", with(func(e *runtime.Identity) { e.ExpectedExecutableIdentitySHA = id.SHA256[:63] }), InvalidInput},
+		{"non-hex sha", with(func(e *runtime.Identity) { e.ExpectedExecutableIdentitySHA = strings.Repeat("g", 64) }), InvalidInput},
+		{"other kind", with(func(e *runtime.Identity) { e.ExpectedExecutableIdentityKind = "app_execution_alias" }), StalePlan},
+		{"other sha", with(func(e *runtime.Identity) { e.ExpectedExecutableIdentitySHA = string(flipped) }), StalePlan},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			seal, ref := CheckEcho(tt.echo, exe, id)
+			got := ""
+			if ref != nil {
+				got = ref.Status
+				if ref.Error == "" || seal != nil {
+					t.Errorf("refusal %+v with seal %v", ref, seal)
+				}
+			} else if seal == nil || !seal.Equal(id) || seal.SHA256 != id.SHA256 {
+				t.Errorf("seal = %+v, want %+v", seal, id)
+			}
+			if got != tt.status {
+				t.Errorf("status = %q, want %q (%+v)", got, tt.status, ref)
+			}
+		})
+	}
+}
+
+func TestMergeAndReceipt(t *testing.T) {
+	rc := 3
+	r := proc.Receipt{Succeeded: false, ReturnCode: &rc, Stdout: "o", Stderr: "e", Argv: []string{"/x"}, ExecutionStarted: true,
+		OutputCaptureComplete: true, OutputCaptureSettled: true, TimedOut: true, Error: "Process timed out after 1 seconds"}
+	if d := cmp.Diff(runtime.Status{Status: "failed", Error: r.Error, ExecutionStarted: true}, Merge("failed", "", r)); d != "" {
+		t.Error(d)
+	}
+	if got := Merge("stale_plan", "changed", r); got.Error != "changed" {
+		t.Errorf("err precedence: %+v", got)
+	}
+	want := &Receipt{ReturnCode: &rc, Stdout: "o", Stderr: "e", OutputCaptureComplete: true, OutputCaptureSettled: true, TimedOut: true}
+	if d := cmp.Diff(want, FromReceipt(r)); d != "" {
+		t.Error(d)
+	}
+	if ChangedAtSpawn(r) || !ChangedAtSpawn(proc.Receipt{IdentityMismatch: true}) || ChangedAtSpawn(proc.Receipt{IdentityUnavailable: true}) {
+		t.Error("ChangedAtSpawn")
+	}
+}
