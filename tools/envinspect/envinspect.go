@@ -1,10 +1,17 @@
-// Package envinspect is the env_inspect tool.
+// Package envinspect is the env_inspect tool: the canonical tri-state environment
+// snapshot of runtime/discovery, served from the data-dir cache when it is fresh.
+//
+// It must never return a shape other than {status, snapshot, execution_started}:
+// anything unexpected becomes a degraded fallback snapshot naming the cause.
 package envinspect
 
 import (
 	"context"
+	"fmt"
+	"time"
 
 	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/runtime/discovery"
 )
 
 // In is the input of env_inspect.
@@ -12,9 +19,12 @@ type In struct {
 	ForceRefresh bool `json:"force_refresh,omitempty" jsonschema:"default=false,description=Skip the five-minute cache and probe again."`
 }
 
-// Out is the result of env_inspect.
+// Out is the result of env_inspect: status is "ok" when snapshot.success is true,
+// else "degraded"; execution_started is true only when this call launched a process
+// (false on a cache hit and after a launch refusal).
 type Out struct {
 	runtime.Status
+	Snapshot *discovery.Snapshot `json:"snapshot,omitempty"`
 }
 
 // Tool is the env_inspect tool definition.
@@ -35,6 +45,23 @@ func classify(a runtime.Args) runtime.Class {
 	return runtime.ReadOnly
 }
 
-func handle(_ context.Context, _ *runtime.Env, _ In) (Out, error) {
-	return Out{Status: runtime.Status{Status: "unavailable", Error: "env_inspect is " + runtime.NotImplementedSuffix}}, nil
+// discover is the discovery entry point; tests replace it.
+var discover = discovery.Discover
+
+// now is the clock of the hard-failure fallback.
+var now = time.Now
+
+func handle(ctx context.Context, env *runtime.Env, in In) (out Out, _ error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out = fromResult(discovery.Result{Snapshot: discovery.Fallback(now(), fmt.Sprintf("Unexpected discovery failure: %v", r))})
+		}
+	}()
+	res := discover(ctx, discovery.Options{DataDir: env.DataDir, Getenv: env.Lookup}, in.ForceRefresh)
+	return fromResult(res), nil
+}
+
+func fromResult(r discovery.Result) Out {
+	s := r.Snapshot
+	return Out{Status: runtime.Status{Status: r.Status(), ExecutionStarted: r.ExecutionStarted}, Snapshot: &s}
 }

@@ -1,0 +1,13 @@
+//go:build !windows
+
+package discovery
+
+import (
+	"os"
+	"runtime"
+)
+
+// platformProducers off Windows: the portable producer only.
+func platformProducers(o Options) []Producer {
+	return []Producer{portableProducer{goos: runtime.GOOS, getenv: o.Getenv, cwd: os.Getwd, system: systemFacts}}
+}

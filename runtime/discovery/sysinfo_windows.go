@@ -1,0 +1,142 @@
+package discovery
+
+import (
+	"fmt"
+	"runtime"
+	"strconv"
+	"strings"
+	"unsafe"
+
+	"golang.org/x/sys/windows"
+)
+
+var (
+	kernel32                           = windows.NewLazySystemDLL("kernel32.dll")
+	procGlobalMemoryStatusEx           = kernel32.NewProc("GlobalMemoryStatusEx")
+	procGetLogicalProcessorInformation = kernel32.NewProc("GetLogicalProcessorInformation")
+)
+
+// memoryStatusEx is MEMORYSTATUSEX.
+type memoryStatusEx struct {
+	length               uint32
+	memoryLoad           uint32
+	totalPhys            uint64
+	availPhys            uint64
+	totalPageFile        uint64
+	availPageFile        uint64
+	totalVirtual         uint64
+	availVirtual         uint64
+	availExtendedVirtual uint64
+}
+
+// logicalProcessorInfo is SYSTEM_LOGICAL_PROCESSOR_INFORMATION (the union is 16 bytes).
+type logicalProcessorInfo struct {
+	processorMask uintptr
+	relationship  uint32
+	union         [2]uint64
+}
+
+const relationProcessorPackage = 3
+
+// systemFacts on Windows (discovery.md §2.2): RtlGetVersion for version and build
+// (the registry ProductName says "Windows 10" on Windows 11, so the 11 label comes
+// from the build), GlobalMemoryStatusEx for memory, processor packages from
+// GetLogicalProcessorInformation and the name from the registry. The block is one
+// unit: any failure is one error and the failure values.
+func systemFacts(reg Registry) (System, error) {
+	v := windows.RtlGetVersion()
+	if v == nil || v.MajorVersion == 0 {
+		return System{}, fmt.Errorf("RtlGetVersion returned no version")
+	}
+	var ms memoryStatusEx
+	ms.length = uint32(unsafe.Sizeof(ms))
+	if r, _, err := procGlobalMemoryStatusEx.Call(uintptr(unsafe.Pointer(&ms))); r == 0 {
+		return System{}, fmt.Errorf("GlobalMemoryStatusEx: %w", err)
+	}
+	packages, err := processorPackages()
+	if err != nil {
+		return System{}, err
+	}
+	cpu, _, err := reg.String(LocalMachine, keyCPU0, "ProcessorNameString")
+	if err != nil {
+		return System{}, fmt.Errorf("processor name: %w", err)
+	}
+	product, _, _ := reg.String(LocalMachine, keyCurrentVer, "ProductName") // cosmetic; a default follows
+	build := strconv.FormatUint(uint64(v.BuildNumber), 10)
+	return System{
+		OSName:                caption(product, v.BuildNumber),
+		OSVersion:             fmt.Sprintf("%d.%d.%d", v.MajorVersion, v.MinorVersion, v.BuildNumber),
+		OSBuild:               build,
+		Architecture:          osArchitecture(),
+		ProcessorCount:        packages,
+		ProcessorName:         strings.TrimSpace(cpu),
+		TotalPhysicalMemoryGB: gib(ms.totalPhys),
+	}, nil
+}
+
+// caption builds a WMI-like caption ("Microsoft Windows 11 Pro") from ProductName,
+// correcting the "Windows 10" that Windows 11 still reports by the build number.
+func caption(product string, build uint32) string {
+	p := strings.TrimSpace(product)
+	if p == "" {
+		p = "Windows"
+		if build >= 10240 {
+			p = "Windows 10"
+		}
+	}
+	if build >= 22000 {
+		p = strings.Replace(p, "Windows 10", "Windows 11", 1)
+	}
+	if !strings.HasPrefix(p, "Microsoft ") {
+		p = "Microsoft " + p
+	}
+	return p
+}
+
+// osArchitecture is the OS (not process) architecture in WMI's OSArchitecture words.
+func osArchitecture() string {
+	var proc, native uint16
+	if err := windows.IsWow64Process2(windows.CurrentProcess(), &proc, &native); err == nil {
+		switch native {
+		case 0x8664: // IMAGE_FILE_MACHINE_AMD64
+			return "64-bit"
+		case 0xAA64: // IMAGE_FILE_MACHINE_ARM64
+			return "ARM 64-bit Processor"
+		case 0x014c: // IMAGE_FILE_MACHINE_I386
+			return "32-bit"
+		}
+	}
+	switch runtime.GOARCH {
+	case "arm64":
+		return "ARM 64-bit Processor"
+	case "386", "arm":
+		return "32-bit"
+	}
+	return "64-bit"
+}
+
+// processorPackages counts processor packages (sockets), the meaning of the
+// reference's Win32_Processor object count.
+func processorPackages() (int, error) {
+	var size uint32
+	procGetLogicalProcessorInformation.Call(0, uintptr(unsafe.Pointer(&size)))
+	if size == 0 {
+		return 0, fmt.Errorf("GetLogicalProcessorInformation returned no size")
+	}
+	n := int(size) / int(unsafe.Sizeof(logicalProcessorInfo{}))
+	buf := make([]logicalProcessorInfo, n+1)
+	size = uint32(len(buf)) * uint32(unsafe.Sizeof(logicalProcessorInfo{}))
+	if r, _, err := procGetLogicalProcessorInformation.Call(uintptr(unsafe.Pointer(&buf[0])), uintptr(unsafe.Pointer(&size))); r == 0 {
+		return 0, fmt.Errorf("GetLogicalProcessorInformation: %w", err)
+	}
+	count := 0
+	for _, info := range buf[:int(size)/int(unsafe.Sizeof(logicalProcessorInfo{}))] {
+		if info.relationship == relationProcessorPackage {
+			count++
+		}
+	}
+	if count == 0 {
+		return 0, fmt.Errorf("GetLogicalProcessorInformation reported no processor package")
+	}
+	return count, nil
+}
