@@ -55,6 +55,10 @@ func openSeal(path string) (*sealedFile, error) {
 	if !filepath.IsAbs(path) {
 		return nil, fmt.Errorf("executable path must be absolute: %q", path)
 	}
+	// .bat/.cmd have no identity: they are never executable here.
+	if err := checkTarget(path); err != nil {
+		return nil, err
+	}
 	p, err := windows.UTF16PtrFromString(path)
 	if err != nil {
 		return nil, err

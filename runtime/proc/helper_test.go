@@ -1,0 +1,137 @@
+package proc
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// helperEnv switches the test binary into a helper program (see runHelper).
+const helperEnv = "PROC_TEST_HELPER"
+
+func TestMain(m *testing.M) {
+	if mode := os.Getenv(helperEnv); mode != "" {
+		os.Exit(runHelper(mode, os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
+
+// runHelper is a small program: each mode is one behaviour a test needs from a child.
+func runHelper(mode string, args []string) int {
+	switch mode {
+	case "args": // echo the argv it received, JSON-encoded
+		b, _ := json.Marshal(args)
+		os.Stdout.Write(b)
+		return 0
+	case "out": // out N M: N bytes on stdout, M bytes on stderr
+		n, _ := strconv.Atoi(args[0])
+		m, _ := strconv.Atoi(args[1])
+		os.Stdout.WriteString(strings.Repeat("o", n))
+		os.Stderr.WriteString(strings.Repeat("e", m))
+		return 0
+	case "raw": // raw HEX: write the decoded bytes to stdout
+		var b []byte
+		fmt.Sscanf(args[0], "%x", &b)
+		os.Stdout.Write(b)
+		return 0
+	case "exit":
+		n, _ := strconv.Atoi(args[0])
+		return n
+	case "stdin": // report how many bytes stdin yielded before EOF
+		n, err := io.Copy(io.Discard, os.Stdin)
+		fmt.Printf("read %d bytes, err=%v", n, err)
+		return 0
+	case "cwd":
+		wd, _ := os.Getwd()
+		fmt.Print(wd)
+		return 0
+	case "env":
+		fmt.Print(os.Getenv(args[0]))
+		return 0
+	case "hang": // hang [ADDR]: optionally tell the test it is running, then sleep
+		if len(args) > 0 {
+			notify(args[0])
+		}
+		time.Sleep(30 * time.Second)
+		return 0
+	case "grandchild": // start a grandchild holding our stdout/stderr, print its pid, hang
+		pid, err := spawnGrandchild(false)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		fmt.Println(pid)
+		time.Sleep(30 * time.Second)
+		return 0
+	case "escape": // start a grandchild outside our process group holding our pipes, exit
+		pid, err := spawnGrandchild(true)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		fmt.Println(pid)
+		return 0
+	}
+	fmt.Fprintln(os.Stderr, "unknown helper mode", mode)
+	return 100
+}
+
+// spawnGrandchild starts the helper in hang mode with inherited stdout/stderr.
+func spawnGrandchild(escape bool) (int, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return 0, err
+	}
+	c := exec.Command(self)
+	c.Env = helperEnvFor("hang")
+	c.Stdout, c.Stderr = os.Stdout, os.Stderr
+	if escape {
+		c.SysProcAttr = escapeAttr()
+	}
+	if err := c.Start(); err != nil {
+		return 0, err
+	}
+	return c.Process.Pid, nil
+}
+
+func notify(addr string) {
+	c, err := net.Dial("tcp", addr)
+	if err == nil {
+		c.Write([]byte("started\n"))
+		c.Close()
+	}
+}
+
+// helperPath is the test binary, absolute.
+func helperPath(t testing.TB) string {
+	t.Helper()
+	p, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// helperRequest builds a Request running the helper in mode with args.
+func helperRequest(t testing.TB, mode string, args ...string) Request {
+	t.Helper()
+	return Request{
+		Argv:    append([]string{helperPath(t)}, args...),
+		Dir:     t.TempDir(),
+		Env:     helperEnvFor(mode),
+		Timeout: time.Minute,
+	}
+}
+
+// helperEnvFor is the environment of a helper child. GORACE stops a -race helper from
+// sleeping a second at exit, which would only make the tests slow.
+func helperEnvFor(mode string) []string {
+	return append(os.Environ(), helperEnv+"="+mode, "GORACE=atexit_sleep_ms=0")
+}
