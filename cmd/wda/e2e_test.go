@@ -27,15 +27,21 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	wdaBin = filepath.Join(dir, "wda")
-	if goruntime.GOOS == "windows" {
-		wdaBin += ".exe"
-	}
-	build := exec.Command(filepath.Join(goruntime.GOROOT(), "bin", "go"), "build", "-o", wdaBin, ".")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building wda:", err)
-		os.Exit(1)
+	// Under Wine the test binary cannot run the Linux go tool, so CI builds wda.exe
+	// beforehand and names it here.
+	if prebuilt := os.Getenv("WDA_TEST_BINARY"); prebuilt != "" {
+		wdaBin = prebuilt
+	} else {
+		wdaBin = filepath.Join(dir, "wda")
+		if goruntime.GOOS == "windows" {
+			wdaBin += ".exe"
+		}
+		build := exec.Command(filepath.Join(goruntime.GOROOT(), "bin", "go"), "build", "-o", wdaBin, ".")
+		build.Stderr = os.Stderr
+		if err := build.Run(); err != nil {
+			fmt.Fprintln(os.Stderr, "building wda:", err)
+			os.Exit(1)
+		}
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
