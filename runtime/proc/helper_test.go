@@ -55,6 +55,19 @@ func runHelper(mode string, args []string) int {
 	case "env":
 		fmt.Print(os.Getenv(args[0]))
 		return 0
+	case "nullcheck": // nullcheck FILE: write n/x per stdin, stdout, stderr being the null device
+		null, err := os.Stat(os.DevNull)
+		var b strings.Builder
+		for _, f := range []*os.File{os.Stdin, os.Stdout, os.Stderr} {
+			fi, ferr := f.Stat()
+			if err == nil && ferr == nil && os.SameFile(fi, null) {
+				b.WriteByte('n')
+			} else {
+				b.WriteByte('x')
+			}
+		}
+		os.WriteFile(args[0], []byte(b.String()), 0o644)
+		return 0
 	case "hang": // hang [ADDR]: optionally tell the test it is running, then sleep
 		if len(args) > 0 {
 			notify(args[0])

@@ -1,0 +1,5 @@
+package proc
+
+import "runtime"
+
+func runtimeGOOS() string { return runtime.GOOS }

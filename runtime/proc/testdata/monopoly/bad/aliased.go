@@ -1,0 +1,5 @@
+package bad
+
+import run "os/exec"
+
+func aliased() { _ = run.Command("x") }

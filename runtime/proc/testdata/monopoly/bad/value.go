@@ -1,0 +1,5 @@
+package bad
+
+import "os"
+
+var start = os.StartProcess
