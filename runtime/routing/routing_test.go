@@ -27,7 +27,7 @@ func TestTokens(t *testing.T) {
 		{"a b c", []string{}},
 		{"Unit-Tests", []string{"test", "tests", "unit", "unit-test", "unit-tests"}},
 		{"class pass", []string{"class", "pass"}},
-		{"bus gas", []string{"bus", "gas"}},              // not longer than 3 chars: no singular
+		{"bus gas", []string{"bus", "gas"}}, // not longer than 3 chars: no singular
 		{"dotnet.tests+x", []string{"dotnet", "dotnet.tests+x", "test", "tests"}},
 		{"C# / C++ builds!", []string{"builds", "build", "c++"}},
 		{"go_mod__tidy", []string{"go", "go_mod__tidy", "mod", "tidy"}},
