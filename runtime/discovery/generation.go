@@ -90,6 +90,10 @@ func writeAtomic(dir, name string, data []byte) (err error) {
 	return os.Rename(tmp.Name(), filepath.Join(dir, name))
 }
 
+// invalidateLockTimeout bounds InvalidateCache's wait for the lock (a variable so
+// tests of a held lock need not wait the full 5 s).
+var invalidateLockTimeout = lockTimeout
+
 // InvalidateCache advances the generation token and deletes the cached snapshot, so
 // no snapshot produced before this call can be served or published afterwards.
 // package_install calls it BEFORE an installer starts and does not start the
@@ -98,7 +102,7 @@ func InvalidateCache(dataDir string) error {
 	if dataDir == "" {
 		return fmt.Errorf("environment cache invalidation: no data directory")
 	}
-	l, err := acquireLock(dataDir, lockTimeout)
+	l, err := acquireLock(dataDir, invalidateLockTimeout)
 	if err != nil {
 		return fmt.Errorf("environment cache invalidation: %w", err)
 	}

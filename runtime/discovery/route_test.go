@@ -134,11 +134,19 @@ func TestWSLRouteMatchesDiscoveryAuthority(t *testing.T) {
 	// Discovery's wsl_available and the router agree wherever both are established
 	// (the route does not use the Store package or the inbox feature).
 	regs := map[string]func() *fakeRegistry{
-		"store":    storeWSL,
-		"no-def":   func() *fakeRegistry { r := newFakeRegistry(); r.key(LocalMachine, keyStoreService); return r },
-		"policy":   func() *fakeRegistry { return storeWSL().setDWORD(LocalMachine, keyWSLPolicy, "AllowWSL", 0) },
-		"wsl1":     func() *fakeRegistry { r := newFakeRegistry(); r.key(LocalMachine, keyStoreService); return r.addDistro(guidA, "L", 1, true).setDWORD(LocalMachine, keyWSLPolicy, "AllowWSL1", 0) },
-		"inboxoff": func() *fakeRegistry { r := newFakeRegistry(); r.key(LocalMachine, keyInboxService); return r.addDistro(guidA, "U", 2, true).setDWORD(LocalMachine, keyWSLPolicy, "AllowInboxWSL", 0) },
+		"store":  storeWSL,
+		"no-def": func() *fakeRegistry { r := newFakeRegistry(); r.key(LocalMachine, keyStoreService); return r },
+		"policy": func() *fakeRegistry { return storeWSL().setDWORD(LocalMachine, keyWSLPolicy, "AllowWSL", 0) },
+		"wsl1": func() *fakeRegistry {
+			r := newFakeRegistry()
+			r.key(LocalMachine, keyStoreService)
+			return r.addDistro(guidA, "L", 1, true).setDWORD(LocalMachine, keyWSLPolicy, "AllowWSL1", 0)
+		},
+		"inboxoff": func() *fakeRegistry {
+			r := newFakeRegistry()
+			r.key(LocalMachine, keyInboxService)
+			return r.addDistro(guidA, "U", 2, true).setDWORD(LocalMachine, keyWSLPolicy, "AllowInboxWSL", 0)
+		},
 	}
 	for name, mk := range regs {
 		route := wslRoute(routeDeps{reg: mk(), wslExe: exeAt(sysWSL)})

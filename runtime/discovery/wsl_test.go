@@ -86,10 +86,10 @@ func TestStorePackageIsNeverRouteEvidence(t *testing.T) {
 	}
 }
 
-func allowed() Policy          { return Policy{Established: true} }
-func disabled() Policy         { return Policy{Established: true, Configured: true, Value: 0} }
-func enabled() Policy          { return Policy{Established: true, Configured: true, Value: 1} }
-func unknownPolicy() Policy    { return Policy{} }
+func allowed() Policy       { return Policy{Established: true} }
+func disabled() Policy      { return Policy{Established: true, Configured: true, Value: 0} }
+func enabled() Policy       { return Policy{Established: true, Configured: true, Value: 1} }
+func unknownPolicy() Policy { return Policy{} }
 func inv(def string, v uint32) Inventory {
 	i := Inventory{Established: true, Distros: []string{}}
 	if def != "" {
