@@ -83,6 +83,14 @@ func runHelper(mode string, args []string) int {
 		fmt.Println(pid)
 		time.Sleep(30 * time.Second)
 		return 0
+	case "orphan": // start a grandchild holding our pipes, print its pid, exit at once
+		pid, err := spawnGrandchild(false)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		fmt.Println(pid)
+		return 0
 	case "escape": // start a grandchild outside our process group holding our pipes, exit
 		pid, err := spawnGrandchild(true)
 		if err != nil {

@@ -134,7 +134,7 @@ func scanMonopoly(root string) ([]string, error) {
 func checkFile(rel string, f *ast.File) []string {
 	var out []string
 	local := map[string]string{} // local name -> import path, for packages with forbidden calls
-	var dotted []string           // import paths imported with "."
+	var dotted []string          // import paths imported with "."
 	for _, imp := range f.Imports {
 		path, _ := strconv.Unquote(imp.Path.Value)
 		if slices.Contains(forbiddenImports, path) && !e2eException(rel) {

@@ -2,8 +2,8 @@ package bad
 
 import (
 	"os"
-	sys "syscall"
 	"syscall"
+	sys "syscall"
 )
 
 func calls() {
