@@ -1,10 +1,10 @@
-// Package sandboxrun is the sandbox_run tool.
 package sandboxrun
 
 import (
 	"context"
 
 	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/runtime/plan"
 )
 
 // In is the input of sandbox_run.
@@ -18,9 +18,35 @@ type In struct {
 	runtime.Identity
 }
 
-// Out is the result of sandbox_run.
+// Out is the result of sandbox_run. Route refusals carry only status, error,
+// environment (as requested) and isolation_requirement; a plan adds *Plan; an executed
+// call adds the launch fields (Windows Sandbox) or the runner receipt (WSL, Dev
+// Container).
 type Out struct {
 	runtime.Status
+	Environment          string `json:"environment,omitempty" jsonschema:"description=The backend (as requested when the route was refused)."`
+	IsolationRequirement string `json:"isolation_requirement,omitempty"`
+	*Plan
+	PID              int    `json:"pid,omitempty" jsonschema:"description=Process id of the launched Windows Sandbox."`
+	CleanupPath      string `json:"cleanup_path,omitempty" jsonschema:"description=The staged bundle; removed when the Sandbox process exits."`
+	CleanupManaged   bool   `json:"cleanup_managed,omitempty" jsonschema:"description=true when the runtime removes the bundle after the Sandbox process exits."`
+	CleanupPerformed bool   `json:"cleanup_performed,omitempty" jsonschema:"description=true when a failed launch already removed its bundle."`
+	*plan.Receipt
+}
+
+// Plan is the reviewed plan (tools.md §3.7 step 8), merged into execute results too.
+type Plan struct {
+	ProjectDir                  string   `json:"project_dir"`
+	PayloadPaths                []string `json:"payload_paths"`
+	SafetyClass                 string   `json:"safety_class"`
+	Executable                  string   `json:"executable"`
+	ExecutableIdentityKind      string   `json:"executable_identity_kind"`
+	ExecutableIdentitySHA256    string   `json:"executable_identity_sha256"`
+	Argv                        []string `json:"argv"`
+	Command                     string   `json:"command"`
+	LaunchKind                  string   `json:"launch_kind" jsonschema:"enum=captured,enum=interactive"`
+	RequiresHostApproval        bool     `json:"requires_host_approval"`
+	ConfigMaterializedOnExecute bool     `json:"config_materialized_on_execute"`
 }
 
 // Tool is the sandbox_run tool definition.
@@ -37,6 +63,8 @@ var Tool = runtime.Define(runtime.Def[In, Out]{
 
 func init() { runtime.Register(Tool) }
 
+// classify: planning is read-only (hosts may still prompt: planning enumerates
+// payload paths), executing is approval-required.
 func classify(a runtime.Args) runtime.Class {
 	if a.Bool("execute") {
 		return runtime.ApprovalRequired
@@ -44,6 +72,6 @@ func classify(a runtime.Args) runtime.Class {
 	return runtime.ReadOnly
 }
 
-func handle(_ context.Context, _ *runtime.Env, _ In) (Out, error) {
-	return Out{Status: runtime.Status{Status: "unavailable", Error: "sandbox_run is " + runtime.NotImplementedSuffix}}, nil
+func handle(ctx context.Context, env *runtime.Env, in In) (Out, error) {
+	return defaultDeps().handle(ctx, env, in), nil
 }

@@ -1,0 +1,169 @@
+package sandboxrun
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/runtime/payload"
+	"github.com/windows-dev-agent/wda/runtime/plan"
+	"github.com/windows-dev-agent/wda/runtime/proc"
+)
+
+// Display placeholders for the Sandbox config: planned (not yet generated) and
+// launched (managed by the runtime; its host path is cleanup_path's business).
+const (
+	plannedConfig  = "<generated-on-execute>.wsb"
+	launchedConfig = "<managed-config>.wsb"
+)
+
+// captureTimeout bounds WSL and Dev Container runs (tools.md §7.5).
+const captureTimeout = 600 * time.Second
+
+// handle is the decision order of tools.md §3.7, steps 1–12.
+func (d deps) handle(ctx context.Context, env *runtime.Env, in In) Out {
+	fail := func(status, msg string) Out {
+		return Out{Status: runtime.Status{Status: status, Error: msg}}
+	}
+	// 1. The command.
+	if strings.TrimSpace(in.Command) == "" {
+		return fail("invalid_input", "command is required")
+	}
+	if strings.IndexByte(in.Command, 0) >= 0 {
+		return fail("invalid_input", "command must not contain NUL characters")
+	}
+	// 2. The workspace.
+	ws, err := runtime.ResolveDir(env, in.WorkspaceFolder)
+	if err != nil {
+		return fail("invalid_input", err.Error())
+	}
+	// 3. The route.
+	requested := in.Environment
+	if requested == "" {
+		requested = envAuto
+	}
+	r, refused := d.route(env, ws, in.IsolationRequirement, requested)
+	if refused != nil {
+		return Out{Status: *refused, Environment: requested, IsolationRequirement: in.IsolationRequirement}
+	}
+	routeFail := func(status, msg string) Out {
+		o := fail(status, msg)
+		o.Environment, o.IsolationRequirement = r.backend, in.IsolationRequirement
+		return o
+	}
+	// 4. Payload validation; 5. payload presence matches the requirement.
+	var sel *payload.Selection
+	if len(in.PayloadPaths) > 0 {
+		if sel, err = payload.Validate(ws, in.PayloadPaths); err != nil {
+			return routeFail("invalid_input", err.Error())
+		}
+	}
+	switch {
+	case r.backend == envWindowsSandbox && sel == nil:
+		return routeFail("invalid_input", "payload_paths is required for every untrusted_windows request: name the workspace-relative files and folders the command needs")
+	case r.backend != envWindowsSandbox && sel != nil:
+		return routeFail("invalid_input", "payload_paths is only valid for untrusted_windows requests (Windows Sandbox)")
+	}
+	// 6. The argv; the executable must still be there.
+	if fi, err := os.Stat(r.exe); err != nil || !fi.Mode().IsRegular() {
+		return routeFail("unavailable", fmt.Sprintf("%s is not available", r.exe))
+	}
+	// 7. The backend's identity.
+	id, err := d.fingerprint(r.exe)
+	if err != nil {
+		return routeFail("unavailable", fmt.Sprintf("Backend executable identity could not be established: %v", err))
+	}
+	// 8. The plan.
+	av := argv(r, ws, in.Command, plannedConfig)
+	p := &Plan{
+		ProjectDir:                  ws,
+		PayloadPaths:                append([]string{}, in.PayloadPaths...),
+		SafetyClass:                 string(runtime.ApprovalRequired),
+		Executable:                  r.exe,
+		ExecutableIdentityKind:      string(id.Kind),
+		ExecutableIdentitySHA256:    id.SHA256,
+		Argv:                        av,
+		Command:                     plan.Command(av),
+		LaunchKind:                  "captured",
+		RequiresHostApproval:        true,
+		ConfigMaterializedOnExecute: r.backend == envWindowsSandbox,
+	}
+	if r.backend == envWindowsSandbox {
+		p.LaunchKind = "interactive"
+	}
+	out := Out{Status: runtime.Status{Status: "planned"}, Environment: r.backend, IsolationRequirement: in.IsolationRequirement, Plan: p}
+	// 9. Planning stops here: nothing was created or started.
+	if !in.Execute {
+		return out
+	}
+	// 10. The identity echo.
+	sealed, refusal := plan.CheckEcho(in.Identity, r.exe, id)
+	if refusal != nil {
+		out.Status = runtime.Status{Status: refusal.Status, Error: refusal.Error}
+		return out
+	}
+	// 11. Windows Sandbox: stage, launch, hand the bundle to a waiter.
+	if r.backend == envWindowsSandbox {
+		return d.launchSandbox(env, ws, in.Command, sel, sealed, out)
+	}
+	// 12. WSL and Dev Container: a captured, bounded run.
+	rc := d.run(ctx, proc.Request{Argv: av, Dir: ws, Timeout: captureTimeout, Expected: sealed})
+	status := "failed"
+	switch {
+	case plan.ChangedAtSpawn(rc):
+		status = "stale_plan"
+	case rc.Succeeded:
+		status = "completed"
+	}
+	out.Status = plan.Merge(status, "", rc)
+	out.Receipt = plan.FromReceipt(rc)
+	return out
+}
+
+func (d deps) launchSandbox(env *runtime.Env, ws, command string, sel *payload.Selection, sealed *proc.Identity, out Out) Out {
+	// Errors of the sweep only mean some stale bundle stays for the next one.
+	_ = d.sweep(env.DataDir)
+	b, err := d.stage(env.DataDir, sel, command)
+	if err != nil {
+		out.Status = runtime.Status{Status: "failed", Error: err.Error()}
+		return out
+	}
+	l, err := d.launch(proc.Request{Argv: []string{out.Executable, b.Config}, Dir: ws, Expected: sealed})
+	if err != nil {
+		rerr := d.removeBundle(b.Dir)
+		status, msg := "failed", err.Error()
+		var le *proc.LaunchError
+		if errors.As(err, &le) && plan.ChangedAtSpawn(le.Receipt) {
+			status = "stale_plan"
+		}
+		if msg == "" {
+			msg = "Windows Sandbox could not be started"
+		}
+		if rerr != nil {
+			msg += fmt.Sprintf(" (the staged bundle could not be removed: %v)", rerr)
+		}
+		out.Status = runtime.Status{Status: status, Error: msg}
+		out.CleanupPerformed = rerr == nil
+		return out
+	}
+	go func(dir string, done <-chan struct{}) {
+		<-done
+		if err := d.removeBundle(dir); err != nil {
+			slog.Warn("sandbox_run: bundle not removed after Windows Sandbox exited; the stale sweep will retry", "bundle", dir, "err", err)
+		}
+	}(b.Dir, l.Done)
+	p := *out.Plan
+	p.Argv = []string{out.Executable, launchedConfig}
+	p.Command = plan.Command(p.Argv)
+	p.PayloadPaths = slices.Clone(p.PayloadPaths)
+	out.Plan = &p
+	out.Status = runtime.Status{Status: "launched", ExecutionStarted: true}
+	out.PID, out.CleanupPath, out.CleanupManaged = l.PID, b.Dir, true
+	return out
+}

@@ -1,0 +1,5 @@
+package sandboxrun
+
+import goruntime "runtime"
+
+var isWindows = goruntime.GOOS == "windows"
