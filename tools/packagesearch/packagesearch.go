@@ -1,10 +1,32 @@
-// Package packagesearch is the package_search tool.
+// Package packagesearch is the package_search tool: the package-identity producer. It
+// runs the selected package manager's search (WinGet bound to the winget source,
+// Chocolatey with --limit-output, Scoop), returns the runner receipt and, when stdout
+// was captured whole, the matches parsed from it with their exact ids.
+//
+// It never installs and never passes agreement flags: search accepts no source or
+// package agreement on the user's behalf (WinGet's --disable-interactivity makes a
+// pending agreement fail instead of prompting on a closed stdin). Matches are only
+// ever text the manager printed; a row whose id was cut off by the manager's column
+// width is dropped and counted in matches_skipped, never completed by guesswork.
+//
+// Decisions where the spec is silent:
+//   - The query is trimmed; it is refused when it starts with '-', because Chocolatey
+//     and Scoop take it as a bare argument and would read it as an option (for example
+//     --source=<url>). DEL and C1 control characters count as control characters too.
+//   - The manager runs with its own directory as the working directory, never the
+//     project (a project must not be able to plant files a manager loads from its cwd).
+//   - WinGet omits its Source column when the search is bound to one source; matches
+//     then carry source "winget", which the argv fixed. Chocolatey matches carry
+//     "chocolatey"; Scoop matches carry the bucket that Scoop printed (or "scoop").
+//   - Matches are parsed whenever stdout is whole, even from a failed run (WinGet exits
+//     non-zero with "No package found matching input criteria.": matches is then []).
 package packagesearch
 
 import (
 	"context"
 
 	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/runtime/plan"
 )
 
 // In is the input of package_search.
@@ -13,9 +35,30 @@ type In struct {
 	Source string `json:"source,omitempty" jsonschema:"enum=winget,enum=chocolatey,enum=scoop,default=winget,description=Package manager to search."`
 }
 
-// Out is the result of package_search.
+// Out is the result of package_search: status, query and source, then the runner
+// receipt merged in (tools.md §3.5), then what was parsed from stdout.
 type Out struct {
 	runtime.Status
+	Query  string   `json:"query,omitempty"`
+	Source string   `json:"source,omitempty"`
+	Argv   []string `json:"argv,omitempty" jsonschema:"description=The argv that ran; argv[0] is the resolved absolute path of the package manager."`
+	*plan.Receipt
+	Warning string `json:"warning,omitempty"`
+	// Matches is present only when stdout was captured whole.
+	Matches []Match `json:"matches,omitzero" jsonschema:"description=Packages parsed from the manager's output; present only when stdout was captured whole. Use id verbatim with package_install."`
+	// MatchesSkipped counts result rows left out because their id was cut off or the row
+	// did not line up with the table's columns.
+	MatchesSkipped int `json:"matches_skipped,omitempty"`
+}
+
+// Match is one package the manager listed.
+type Match struct {
+	Name             string `json:"name"`
+	ID               string `json:"id"`
+	Version          string `json:"version"`
+	Source           string `json:"source"`
+	NameTruncated    bool   `json:"name_truncated,omitempty" jsonschema:"description=The manager cut the name to fit its column (it ends in …)."`
+	VersionTruncated bool   `json:"version_truncated,omitempty"`
 }
 
 // Tool is the package_search tool definition.
@@ -32,10 +75,12 @@ var Tool = runtime.Define(runtime.Def[In, Out]{
 
 func init() { runtime.Register(Tool) }
 
+// classify: always approval-required (tools.md §8.2): it executes an external program
+// that may contact a remote source.
 func classify(a runtime.Args) runtime.Class {
 	return runtime.ApprovalRequired
 }
 
-func handle(_ context.Context, _ *runtime.Env, _ In) (Out, error) {
-	return Out{Status: runtime.Status{Status: "unavailable", Error: "package_search is " + runtime.NotImplementedSuffix}}, nil
+func handle(ctx context.Context, env *runtime.Env, in In) (Out, error) {
+	return live.handle(ctx, env, in), nil
 }

@@ -1,0 +1,102 @@
+package packagesearch
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/runtime/plan"
+	"github.com/windows-dev-agent/wda/runtime/proc"
+)
+
+// Timeout is the search timeout (tools.md §3.5).
+const Timeout = 90 * time.Second
+
+// managers maps a source to the executable name resolved on PATH.
+var managers = map[string]string{"winget": "winget", "chocolatey": "choco", "scoop": "scoop"}
+
+// deps are the seams a test replaces: the runner and the timeout.
+type deps struct {
+	run     func(context.Context, proc.Request) proc.Receipt
+	timeout time.Duration
+}
+
+var live = deps{run: proc.Run, timeout: Timeout}
+
+const (
+	errQuery       = "query must be 1-160 printable characters"
+	errQueryOption = "query must not start with '-': the package manager would read it as an option"
+	warnIncomplete = "package manager output is incomplete or truncated; matches were not parsed from it (narrow the query)"
+)
+
+// Argv is the search argv for source with the bare executable name as argv[0]
+// (tools.md §3.5). It never contains install or an agreement flag.
+func Argv(source, query string) []string {
+	switch source {
+	case "chocolatey":
+		return []string{"choco", "search", query, "--limit-output"}
+	case "scoop":
+		return []string{"scoop", "search", query}
+	default:
+		return []string{"winget", "search", "--query", query, "--source", "winget", "--disable-interactivity"}
+	}
+}
+
+// validQuery checks the trimmed query: 1-160 characters, none of them control.
+func validQuery(q string) (string, string) {
+	q = strings.TrimSpace(q)
+	if n := utf8.RuneCountInString(q); n < 1 || n > 160 || !utf8.ValidString(q) {
+		return "", errQuery
+	}
+	for _, r := range q {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) {
+			return "", errQuery
+		}
+	}
+	if strings.HasPrefix(q, "-") {
+		return "", errQueryOption
+	}
+	return q, ""
+}
+
+func (d deps) handle(ctx context.Context, env *runtime.Env, in In) Out {
+	source := in.Source
+	if source == "" {
+		source = "winget"
+	}
+	exe, ok := managers[source]
+	if !ok {
+		return Out{Status: runtime.Status{Status: "invalid_input", Error: "source must be one of [winget chocolatey scoop]"}}
+	}
+	query, msg := validQuery(in.Query)
+	if msg != "" {
+		return Out{Status: runtime.Status{Status: "invalid_input", Error: msg}, Source: source}
+	}
+	path, found := proc.NewResolver(env.Lookup).Resolve(exe)
+	if !found {
+		return Out{Status: runtime.Status{Status: "unavailable", Error: exe + " is not installed"}, Query: query, Source: source}
+	}
+	argv := Argv(source, query)
+	argv[0] = path
+	r := d.run(ctx, proc.Request{Argv: argv, Dir: filepath.Dir(path), Timeout: d.timeout})
+
+	status := "failed"
+	if r.Succeeded {
+		status = "completed"
+	}
+	out := Out{Status: plan.Merge(status, "", r), Query: query, Source: source, Argv: r.Argv, Receipt: plan.FromReceipt(r)}
+	if !r.StdoutWhole() {
+		if r.Succeeded {
+			out.Status.Status = "incomplete"
+			out.Warning = warnIncomplete
+		}
+		return out
+	}
+	p := parse(source, r.Stdout)
+	out.Matches, out.MatchesSkipped = p.matches, p.skipped
+	out.Warning = p.warning()
+	return out
+}
