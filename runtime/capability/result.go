@@ -1,0 +1,66 @@
+package capability
+
+import (
+	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/runtime/proc"
+)
+
+// Result is the capability_run result. Its JSON is the reference's merged map: plan
+// fields, then the runner receipt, then status and error. Which fields appear depends
+// on the outcome: unknown_capability carries capability and available; a capability
+// with no installed tool carries description, safety_class and checked_tools; a plan
+// (and everything after it) carries the Plan fields; a run adds the receipt fields.
+type Result struct {
+	runtime.Status
+	Capability      string        `json:"capability,omitempty" jsonschema:"description=The capability id."`
+	Available       []string      `json:"available,omitempty" jsonschema:"description=Sorted catalog ids (unknown_capability only)."`
+	Description     string        `json:"description,omitempty"`
+	BaseSafetyClass runtime.Class `json:"base_safety_class,omitempty" jsonschema:"enum=read-only,enum=reversible,enum=approval-required,enum=forbidden,description=The catalog class of the capability."`
+	SafetyClass     runtime.Class `json:"safety_class,omitempty" jsonschema:"enum=read-only,enum=reversible,enum=approval-required,enum=forbidden,description=Effective class of this call (extra_args make it approval-required)."`
+	CheckedTools    []string      `json:"checked_tools,omitempty" jsonschema:"description=Configured tools of which none is installed (unavailable only)."`
+	*Plan
+	*ReceiptFields
+}
+
+// Plan is the reviewed plan of an execute:false call, repeated in every later outcome.
+type Plan struct {
+	Tool                     string            `json:"tool" jsonschema:"description=Name of the selected configured tool."`
+	Executable               string            `json:"executable" jsonschema:"description=Absolute resolved executable; echo it as expected_executable."`
+	ExecutableIdentityKind   proc.IdentityKind `json:"executable_identity_kind,omitempty" jsonschema:"enum=file,enum=app_execution_alias,enum=powershell_script,description=Echo as expected_executable_identity_kind."`
+	ExecutableIdentitySHA256 string            `json:"executable_identity_sha256,omitempty" jsonschema:"description=Echo as expected_executable_identity_sha256."`
+	Argv                     []string          `json:"argv" jsonschema:"description=Exact argv; argv[0] is the absolute executable. Never shell-joined."`
+	Command                  string            `json:"command" jsonschema:"description=Windows-style rendering of argv for display only."`
+	RequiresHostApproval     bool              `json:"requires_host_approval" jsonschema:"description=True for reversible and approval-required calls: the host owns that approval."`
+}
+
+// ReceiptFields are the fields of a proc.Receipt that a result carries beside its own
+// status, error, execution_started and argv (which the receipt overwrites in the
+// merge).
+type ReceiptFields struct {
+	Succeeded               bool   `json:"succeeded"`
+	ReturnCode              *int   `json:"returncode" jsonschema:"nullable,description=Exit code, or null when the process never started or its exit was not observed."`
+	Stdout                  string `json:"stdout" jsonschema:"description=Tail of stdout (at most 8000 bytes)."`
+	Stderr                  string `json:"stderr" jsonschema:"description=Tail of stderr (at most 4000 bytes)."`
+	OutputCaptureComplete   bool   `json:"output_capture_complete"`
+	OutputCaptureSettled    bool   `json:"output_capture_settled"`
+	StdoutTruncated         bool   `json:"stdout_truncated"`
+	StderrTruncated         bool   `json:"stderr_truncated"`
+	TimedOut                bool   `json:"timed_out,omitempty"`
+	LifecycleError          string `json:"lifecycle_error,omitempty"`
+	IdentityMismatch        bool   `json:"identity_mismatch,omitempty"`
+	RuntimeIdentityMismatch bool   `json:"runtime_identity_mismatch,omitempty"`
+	IdentityInvalid         bool   `json:"identity_invalid,omitempty"`
+	IdentityUnavailable     bool   `json:"identity_unavailable,omitempty"`
+}
+
+// NewReceiptFields copies the receipt-only fields of r.
+func NewReceiptFields(r proc.Receipt) *ReceiptFields {
+	return &ReceiptFields{
+		Succeeded: r.Succeeded, ReturnCode: r.ReturnCode, Stdout: r.Stdout, Stderr: r.Stderr,
+		OutputCaptureComplete: r.OutputCaptureComplete, OutputCaptureSettled: r.OutputCaptureSettled,
+		StdoutTruncated: r.StdoutTruncated, StderrTruncated: r.StderrTruncated, TimedOut: r.TimedOut,
+		LifecycleError: r.LifecycleError, IdentityMismatch: r.IdentityMismatch,
+		RuntimeIdentityMismatch: r.RuntimeIdentityMismatch, IdentityInvalid: r.IdentityInvalid,
+		IdentityUnavailable: r.IdentityUnavailable,
+	}
+}
