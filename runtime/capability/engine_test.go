@@ -160,7 +160,7 @@ func TestEngine(t *testing.T) {
 			receipt: okReceipt(), runs: 1,
 			want: capability.Result{Status: runtime.Status{Status: "completed", ExecutionStarted: true}, Capability: "ship", Description: "Ship it.",
 				BaseSafetyClass: runtime.ApprovalRequired, SafetyClass: runtime.ApprovalRequired,
-				Plan: plan("shipper", "/usr/bin/shipper", []string{"/usr/bin/shipper", "go"}, true),
+				Plan:          plan("shipper", "/usr/bin/shipper", []string{"/usr/bin/shipper", "go"}, true),
 				ReceiptFields: &capability.ReceiptFields{Succeeded: true, ReturnCode: code(0), Stdout: "fine\n", OutputCaptureComplete: true, OutputCaptureSettled: true}}},
 		{name: "spawn failure", req: capability.Request{Capability: "lint", Execute: true, Dir: dir, Expected: echo("/opt/first")},
 			receipt: proc.Receipt{Error: "fork/exec: permission denied"}, runs: 1,
