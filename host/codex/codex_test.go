@@ -1,0 +1,252 @@
+package codex_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/windows-dev-agent/wda/host/codex"
+	"github.com/windows-dev-agent/wda/host/internal/hosttest"
+	"github.com/windows-dev-agent/wda/host/scope"
+	"github.com/windows-dev-agent/wda/runtime"
+	_ "github.com/windows-dev-agent/wda/tools/all"
+)
+
+func serve(t *testing.T, reg *runtime.Registry, env map[string]string) *hosttest.Session {
+	t.Helper()
+	return hosttest.Open(t, reg, runtime.Options{
+		Host: codex.New(hosttest.Env(env)),
+		Env:  runtime.Env{DataDir: "/server-default-data", ProjectDir: "/server-default-project"},
+	})
+}
+
+func TestToolsListMarksProjectRequired(t *testing.T) {
+	reg := runtime.Default()
+	before := map[string][]string{}
+	for _, tool := range reg.Tools() {
+		before[tool.Name()] = slices.Clone(tool.InputSchema().Required)
+	}
+	s := serve(t, reg, nil)
+	res, err := s.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantScoped := map[string]string{"capability_run": "cwd", "workflow_plan": "cwd", "sandbox_run": "workspace_folder",
+		"ecosystem_scan": "cwd", "mcp_audit": "cwd"}
+	gotScoped := map[string]string{}
+	for _, lt := range res.Tools {
+		tool, _ := reg.Lookup(lt.Name)
+		schema := lt.InputSchema.(map[string]any)
+		var required []string
+		reqs, _ := schema["required"].([]any)
+		for _, r := range reqs {
+			required = append(required, r.(string))
+		}
+		arg := tool.ProjectArg()
+		if arg == "" {
+			if len(required) != len(before[lt.Name]) || (len(required) > 0 && !slices.Equal(required, before[lt.Name])) {
+				t.Errorf("%s: required changed to %v", lt.Name, required)
+			}
+			continue
+		}
+		gotScoped[lt.Name] = arg
+		if !slices.Contains(required, arg) {
+			t.Errorf("%s: %s not in required %v", lt.Name, arg, required)
+		}
+		props := schema["properties"].(map[string]any)
+		if _, ok := props[arg]; !ok {
+			t.Errorf("%s: %s not in properties", lt.Name, arg)
+		}
+		if schema["additionalProperties"] != false {
+			t.Errorf("%s: additionalProperties %v", lt.Name, schema["additionalProperties"])
+		}
+	}
+	if diff := cmp.Diff(wantScoped, gotScoped); diff != "" {
+		t.Errorf("project-scoped tools (-want +got):\n%s", diff)
+	}
+	for _, tool := range reg.Tools() {
+		if !slices.Equal(before[tool.Name()], tool.InputSchema().Required) {
+			t.Errorf("%s: the shared schema was mutated: %v", tool.Name(), tool.InputSchema().Required)
+		}
+	}
+}
+
+func TestAdvertisedSchemaAddsMissingProperty(t *testing.T) {
+	tool := runtime.Define(runtime.Def[hosttest.PlainIn, hosttest.Out]{
+		Name: "odd", Description: "x", ProjectArg: "folder",
+		Classify: func(runtime.Args) runtime.Class { return runtime.ReadOnly },
+		Handle: func(context.Context, *runtime.Env, hosttest.PlainIn) (hosttest.Out, error) {
+			return hosttest.Out{}, nil
+		},
+	})
+	shared := tool.InputSchema()
+	got := codex.New(nil).AdvertisedSchema(tool, shared)
+	if got == shared {
+		t.Fatal("schema returned without a copy")
+	}
+	p, ok := got.Properties.Get("folder")
+	if !ok || p.Type != "string" || p.Description != codex.ProjectArgDescription {
+		t.Fatalf("folder property = %+v", p)
+	}
+	if !slices.Equal(got.Required, []string{"folder"}) {
+		t.Fatalf("required = %v", got.Required)
+	}
+	if _, ok := shared.Properties.Get("folder"); ok || len(shared.Required) != 0 {
+		t.Fatal("shared schema mutated")
+	}
+	if _, ok := got.Properties.Get("path"); !ok {
+		t.Fatal("existing property lost in the copy")
+	}
+	plain := runtime.Define(runtime.Def[hosttest.PlainIn, hosttest.Out]{
+		Name: "plain", Description: "x",
+		Classify: func(runtime.Args) runtime.Class { return runtime.ReadOnly },
+		Handle: func(context.Context, *runtime.Env, hosttest.PlainIn) (hosttest.Out, error) {
+			return hosttest.Out{}, nil
+		},
+	})
+	if s := plain.InputSchema(); codex.New(nil).AdvertisedSchema(plain, s) != s {
+		t.Fatal("non-project tool schema should be returned as is")
+	}
+}
+
+func TestBindProject(t *testing.T) {
+	base := t.TempDir()
+	proj := filepath.Join(base, "project")
+	if err := os.MkdirAll(filepath.Join(proj, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(proj, "f.txt")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	realProj, _ := scope.ResolveDir(proj)
+	data := filepath.Join(base, "data")
+	s := serve(t, hosttest.Registry(), map[string]string{"WINDOWS_DEV_AGENT_DATA_DIR": data})
+	cases := []struct {
+		name    string
+		args    map[string]any
+		want    string
+		wantErr string
+	}{
+		{"absent", map[string]any{}, "", codex.MsgRequired},
+		{"null", map[string]any{"cwd": nil}, "", codex.MsgRequired},
+		{"blank", map[string]any{"cwd": "  "}, "", codex.MsgRequired},
+		{"dot", map[string]any{"cwd": "."}, "", codex.MsgNotAbsolute},
+		{"relative", map[string]any{"cwd": "sub"}, "", codex.MsgNotAbsolute},
+		{"number", map[string]any{"cwd": 3}, "", codex.MsgNotString},
+		{"missing", map[string]any{"cwd": filepath.Join(proj, "nope")}, "", "Not a directory: " + filepath.Join(proj, "nope")},
+		{"file", map[string]any{"cwd": file}, "", "Not a directory: " + file},
+		{"absolute project", map[string]any{"cwd": proj}, realProj, ""},
+		{"absolute child, uncleaned", map[string]any{"cwd": proj + string(filepath.Separator) + "sub" + string(filepath.Separator) + "."}, filepath.Join(realProj, "sub"), ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := s.Call(t, "scoped", c.args)
+			if c.wantErr != "" {
+				want := map[string]any{"status": "invalid_input", "error": c.wantErr, "execution_started": false}
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Fatalf("(-want +got):\n%s", diff)
+				}
+				return
+			}
+			want := map[string]any{"status": "ok", "execution_started": false, "cwd": c.want, "project_dir": c.want,
+				"data_dir": data, "host": "codex"}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+	// The three refusals of a missing or relative project all mention the project directory.
+	for _, m := range []string{codex.MsgRequired, codex.MsgNotAbsolute, codex.MsgNotString} {
+		if !strings.Contains(m, "project directory") {
+			t.Errorf("%q does not mention the project directory", m)
+		}
+	}
+	if !strings.Contains(codex.MsgNotAbsolute, "absolute path") {
+		t.Error("relative refusal must mention absolute path")
+	}
+	// Non-project tools get the data dir binding too, and no project requirement.
+	got := s.Call(t, "plain", map[string]any{"path": "rel"})
+	if got["status"] != "ok" || got["data_dir"] != data || got["project_dir"] != "/server-default-project" || got["path"] != "rel" {
+		t.Fatalf("plain: %v", got)
+	}
+}
+
+// Concurrent calls with different projects each see their own binding, and the
+// server's base Env is never changed (the binding is per call, not process state).
+func TestBindingIsPerCall(t *testing.T) {
+	base := t.TempDir()
+	var dirs []string
+	for _, n := range []string{"a", "b", "c", "d"} {
+		d := filepath.Join(base, n)
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		r, _ := scope.ResolveDir(d)
+		dirs = append(dirs, r)
+	}
+	opts := runtime.Options{Host: codex.New(hosttest.Env(map[string]string{"CODEX_HOME": filepath.Join(base, "home")})),
+		Env: runtime.Env{DataDir: "/server-default-data", ProjectDir: "/server-default-project"}}
+	s := hosttest.Open(t, hosttest.Registry(), opts)
+	var wg sync.WaitGroup
+	for i := 0; i < 40; i++ {
+		wg.Add(1)
+		go func(d string) {
+			defer wg.Done()
+			got := s.Call(t, "scoped", map[string]any{"cwd": d})
+			if got["project_dir"] != d || got["cwd"] != d {
+				t.Errorf("call for %s saw %v", d, got)
+			}
+		}(dirs[i%len(dirs)])
+	}
+	wg.Wait()
+	if opts.Env.ProjectDir != "/server-default-project" || opts.Env.DataDir != "/server-default-data" {
+		t.Fatalf("base env changed: %+v", opts.Env)
+	}
+	if os.Getenv("WINDOWS_DEV_AGENT_PROJECT_DIR") != "" || os.Getenv("WINDOWS_DEV_AGENT_HOST") != "" {
+		t.Fatal("process environment was mutated")
+	}
+}
+
+func TestDataDir(t *testing.T) {
+	home := filepath.Join(string(filepath.Separator)+"home", "u")
+	cases := []struct {
+		name string
+		env  map[string]string
+		want string
+	}{
+		{"explicit wins", map[string]string{"WINDOWS_DEV_AGENT_DATA_DIR": "/d", "CODEX_HOME": "/c", "PLUGIN_DATA": "/p"}, "/d"},
+		{"CODEX_HOME beats PLUGIN_DATA", map[string]string{"CODEX_HOME": "/c", "PLUGIN_DATA": "/p"}, filepath.Join("/c", "plugins", "data", "windows-dev-agent")},
+		{"default ~/.codex", map[string]string{"HOME": home, "USERPROFILE": home, "PLUGIN_DATA": "/p"}, filepath.Join(home, ".codex", "plugins", "data", "windows-dev-agent")},
+		{"CODEX_HOME with ~", map[string]string{"HOME": home, "USERPROFILE": home, "CODEX_HOME": "~/cx"}, filepath.Join(home, "cx", "plugins", "data", "windows-dev-agent")},
+	}
+	for _, c := range cases {
+		if got := codex.DataDir(hosttest.Env(c.env)); got != c.want {
+			t.Errorf("%s: DataDir = %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+func TestInitialize(t *testing.T) {
+	s := serve(t, runtime.Default(), nil)
+	init := s.InitializeResult()
+	if init.ServerInfo.Name != "windows-dev-agent" || init.ServerInfo.Version != runtime.Version {
+		t.Fatalf("serverInfo %+v", init.ServerInfo)
+	}
+	for _, w := range []string{"project directory", "approval", "trust", "absolute", "plugin cache"} {
+		if !strings.Contains(strings.ToLower(init.Instructions), w) {
+			t.Errorf("instructions lack %q", w)
+		}
+	}
+	for _, tool := range runtime.Default().Tools() {
+		if tool.ProjectArg() != "" && !strings.Contains(init.Instructions, tool.Name()) {
+			t.Errorf("instructions do not name project-scoped tool %s", tool.Name())
+		}
+	}
+}

@@ -1,0 +1,138 @@
+package hook
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/windows-dev-agent/wda/host/classify"
+	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/runtime/audit"
+)
+
+// Reasons shown by the Claude gate: to Claude for deny, to the user for ask.
+const (
+	claudeDenyReason = "Windows Dev Agent blocked a forbidden action (safety_class=forbidden). Do not retry it or work around it: change the task boundary with the user instead."
+	claudeAskReason  = "Windows Dev Agent classifies this call as %s: confirm that it should run."
+	parseDenyReason  = "Windows Dev Agent could not read the hook event (%v); denying because the call cannot be classified."
+	panicDenyReason  = "Windows Dev Agent hit an internal error while classifying this call; denying because it cannot be classified."
+)
+
+// claudePreToolUse is the tightening-only Claude gate (hosts.md §2.2).
+func claudePreToolUse(c *call, stdin io.Reader) any {
+	ev, err := readEvent(stdin)
+	if err != nil {
+		return preToolUse(audit.DecisionDeny, fmt.Sprintf(parseDenyReason, err), "")
+	}
+	tool := ev.str("tool_name")
+	class := classify.Tool(c.reg, tool, ev.toolInput())
+	var out any
+	decision := audit.DecisionHostDefault
+	switch class {
+	case runtime.Forbidden:
+		decision = audit.DecisionDeny
+		out = preToolUse(decision, claudeDenyReason, "windows-dev-agent safety_class="+string(class))
+	case runtime.ApprovalRequired, runtime.Checkpoint:
+		decision = audit.DecisionAsk
+		out = preToolUse(decision, fmt.Sprintf(claudeAskReason, class), "windows-dev-agent safety_class="+string(class))
+	}
+	c.permissionRecord(ev, eventPreToolUse, class, decision)
+	return out
+}
+
+func claudePanicDeny(*call) any { return preToolUse(audit.DecisionDeny, panicDenyReason, "") }
+
+// permissionRecord appends the audit record of a permission/control event.
+func (c *call) permissionRecord(ev event, name string, class runtime.Class, decision string) {
+	denied := decision == audit.DecisionDeny
+	r := audit.Record{
+		Event:              name,
+		ExecutionOutcome:   audit.NotApplicable,
+		PermissionDenied:   &denied,
+		PermissionDecision: decision,
+		SafetyClass:        string(class),
+		SessionID:          ev.str("session_id"),
+		ToolName:           ev.str("tool_name"),
+		ToolUseID:          ev.str("tool_use_id"),
+	}
+	if c.host == "codex" {
+		r.Host = "codex"
+	}
+	c.append(r)
+}
+
+func (c *call) append(r audit.Record) {
+	if err := audit.Append(c.dataDir, r); err != nil {
+		c.warnf("audit record not written: %v", err)
+	}
+}
+
+// traceHandler records one finished call of this server's tools (hosts.md §2.3, §2.6):
+// only derived fields, never the input or the response.
+func traceHandler(name string) func(*call, io.Reader) any {
+	return func(c *call, stdin io.Reader) any {
+		ev, err := readEvent(stdin)
+		if err != nil {
+			c.warnf("trace skipped: %v", err)
+			return nil
+		}
+		tool := ev.str("tool_name")
+		if _, ours := classify.ShortName(tool); !ours {
+			return nil
+		}
+		in := audit.OutcomeInput{Event: name, Tool: tool, Input: ev.toolInput(), Result: audit.DecodeResult(ev["tool_response"])}
+		r := audit.Record{
+			Event:            name,
+			ExecutionStarted: audit.ExecutionStarted(in),
+			ExecutionOutcome: audit.Outcome(in),
+			ResultStatus:     audit.ResultStatus(in),
+			SessionID:        ev.str("session_id"),
+			AgentID:          ev.str("agent_id"),
+			AgentType:        ev.str("agent_type"),
+			ToolName:         tool,
+			ToolUseID:        ev.str("tool_use_id"),
+			DurationMS:       ev.number("duration_ms"),
+		}
+		if c.host == "codex" {
+			// Codex has no failure event: lifecycle_success stays null.
+			r.Host = "codex"
+		} else {
+			success := name != eventPostToolUseFailure
+			errorPresent := truthy(ev["error"])
+			r.Success, r.ErrorPresent = &success, &errorPresent
+		}
+		c.append(r)
+		return nil
+	}
+}
+
+// claudeStop prints the session's audit report as a systemMessage; nothing without a
+// session id or without events.
+func claudeStop(c *call, stdin io.Reader) any {
+	sid := c.sessionFlag
+	if sid == "" {
+		if ev, err := readEvent(stdin); err == nil {
+			sid = ev.str("session_id")
+		}
+	}
+	s, ok := c.sessionSummary(sid)
+	if !ok {
+		return nil
+	}
+	return stopOutput{SystemMessage: s.Text(true)}
+}
+
+// sessionSummary summarises sid's retained records; false when there is nothing to say.
+func (c *call) sessionSummary(sid string) (audit.Summary, bool) {
+	if sid == "" {
+		return audit.Summary{}, false
+	}
+	events, err := audit.ReadSession(c.dataDir, sid)
+	if err != nil {
+		c.warnf("audit history unreadable: %v", err)
+		return audit.Summary{}, false
+	}
+	if len(events) == 0 {
+		return audit.Summary{}, false
+	}
+	return audit.Summarize(events), true
+}

@@ -1,0 +1,151 @@
+package hook
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/windows-dev-agent/wda/host/classify"
+	"github.com/windows-dev-agent/wda/host/scope"
+	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/runtime/audit"
+)
+
+// Texts of the Codex hooks (hosts.md §2.4, §2.5).
+const (
+	codexForbiddenReason  = "Windows Dev Agent blocked a forbidden action (safety_class=forbidden). Do not retry it or work around it: change the task boundary with the user instead."
+	codexForbiddenContext = "windows-dev-agent host=codex safety_class=forbidden"
+	codexScopeReason      = "Windows Dev Agent blocked a project-scope escape: %v"
+	codexScopeContext     = "windows-dev-agent host=codex project_scope=denied"
+	codexForbiddenMessage = "Windows Dev Agent blocked a forbidden action"
+)
+
+// codexPreToolUse denies forbidden calls and project-scope escapes; otherwise it prints
+// nothing and Codex's own approval decides. It never answers allow or ask.
+func codexPreToolUse(c *call, stdin io.Reader) any {
+	ev, err := readEvent(stdin)
+	if err != nil {
+		return preToolUse(audit.DecisionDeny, fmt.Sprintf(parseDenyReason, err), "")
+	}
+	tool, input := ev.str("tool_name"), ev.toolInput()
+	class := classify.Tool(c.reg, tool, input)
+	var out any
+	decision := audit.DecisionHostDefault
+	if class == runtime.Forbidden {
+		decision = audit.DecisionDeny
+		out = preToolUse(decision, codexForbiddenReason, codexForbiddenContext)
+	} else if t, ok := classify.Lookup(c.reg, tool); ok && t.ProjectArg() != "" {
+		if err := projectScopeError(ev["cwd"], t.ProjectArg(), input); err != nil {
+			decision = audit.DecisionDeny
+			out = preToolUse(decision, fmt.Sprintf(codexScopeReason, err), codexScopeContext)
+		}
+	}
+	c.permissionRecord(ev, eventPreToolUse, class, decision)
+	return out
+}
+
+func codexPanicDeny(*call) any { return preToolUse(audit.DecisionDeny, panicDenyReason, "") }
+
+// codexPermissionRequest allows only the proven-safe plan calls (hosts.md §2.5);
+// unparsable input and everything unproven get no answer, so Codex prompts.
+func codexPermissionRequest(c *call, stdin io.Reader) any {
+	ev, err := readEvent(stdin)
+	if err != nil {
+		c.warnf("no decision: %v", err)
+		return nil
+	}
+	tool, input := ev.str("tool_name"), ev.toolInput()
+	class := classify.Tool(c.reg, tool, input)
+	var out any
+	decision := audit.DecisionHostDefault
+	if class == runtime.Forbidden {
+		decision = audit.DecisionDeny
+		out = permissionRequest("deny", codexForbiddenMessage)
+	} else if class == runtime.ReadOnly && provenPlan(c.reg, tool, input, ev["cwd"]) {
+		decision = audit.DecisionAllow
+		out = permissionRequest("allow", "")
+	}
+	c.permissionRecord(ev, eventPermissionRequest, class, decision)
+	return out
+}
+
+// provenPlan is the allow table of hosts.md §2.5. sandbox_run is deliberately absent:
+// even its plan enumerates project files.
+func provenPlan(reg *runtime.Registry, tool string, input map[string]any, cwd any) bool {
+	short, ok := classify.ShortName(tool)
+	if !ok {
+		return false
+	}
+	switch short {
+	case "package_install":
+		return input["execute"] != true
+	case "capability_run":
+		if input["execute"] == true {
+			return false
+		}
+	case "workflow_plan":
+	default:
+		return false
+	}
+	t, ok := reg.Lookup(short)
+	if !ok || t.ProjectArg() == "" {
+		return false
+	}
+	return projectScopeError(cwd, t.ProjectArg(), input) == nil
+}
+
+// projectScopeError is the hooks' containment check (hosts.md §3.2): the event's cwd and
+// the call's project argument must both be non-blank absolute strings, resolve to
+// existing directories, and the argument must lie inside the cwd.
+func projectScopeError(cwd any, arg string, input map[string]any) error {
+	root, _ := cwd.(string)
+	root = strings.TrimSpace(root)
+	switch {
+	case root == "":
+		return errors.New("the hook event carries no session cwd")
+	case !scope.IsAbsolute(root):
+		return errors.New("the hook event's session cwd is not an absolute path")
+	}
+	var p string
+	switch v := input[arg].(type) {
+	case nil:
+		return fmt.Errorf("%s (the project directory) is required", arg)
+	case string:
+		p = strings.TrimSpace(v)
+	default:
+		return fmt.Errorf("%s (the project directory) must be a string", arg)
+	}
+	switch {
+	case p == "":
+		return fmt.Errorf("%s (the project directory) is required", arg)
+	case !scope.IsAbsolute(p):
+		return fmt.Errorf("%s (the project directory) must be an absolute path", arg)
+	}
+	realRoot, err := scope.ResolveDir(root)
+	if err != nil {
+		return fmt.Errorf("session cwd: %v", err)
+	}
+	dir, err := scope.ResolveDir(p)
+	if err != nil {
+		return fmt.Errorf("%s: %v", arg, err)
+	}
+	if !scope.Within(realRoot, dir) {
+		return fmt.Errorf("%s must stay inside the session project directory: %s", arg, realRoot)
+	}
+	return nil
+}
+
+// codexStop prints the session's counts as one JSON systemMessage; nothing for invalid
+// input, a missing session id or a session without events.
+func codexStop(c *call, stdin io.Reader) any {
+	ev, err := readEvent(stdin)
+	if err != nil {
+		return nil
+	}
+	s, ok := c.sessionSummary(ev.str("session_id"))
+	if !ok {
+		return nil
+	}
+	return stopOutput{SystemMessage: s.CodexMessage()}
+}

@@ -1,0 +1,41 @@
+// Package hook implements the host hooks as subcommands of the one binary:
+//
+//	wda hook claude pre-tool-use|post-tool-use|post-tool-use-failure|stop [--data-dir DIR] [--session-id ID]
+//	wda hook codex  pre-tool-use|permission-request|post-tool-use|stop    [--data-dir DIR]
+//
+// Each reads one JSON event on stdin and answers per hosts.md §2.2–2.6:
+//   - Claude PreToolUse only tightens: forbidden → deny, approval-required and checkpoint
+//     → ask, read-only and reversible → no output; unparsable input → deny. It never
+//     answers allow.
+//   - Codex PreToolUse answers only deny: a forbidden call, or a project-scoped Windows
+//     Dev Agent call whose project argument is missing, relative, not a directory or
+//     outside the event's cwd (or the event has no usable cwd); unparsable input → deny.
+//   - Codex PermissionRequest allows only proven-safe plans: package_install without
+//     execute:true, and capability_run (not executing) and workflow_plan whose absolute
+//     project directory resolves inside the event's cwd; forbidden → deny; everything
+//     else (sandbox_run planning included) gets no answer, so Codex prompts.
+//   - The trace hooks write one derived audit record and print nothing.
+//   - The Stop hooks print one {"systemMessage": …} with the session's counts, and
+//     nothing when the session has no events.
+//
+// Every permission hook appends one audit record (execution_outcome not_applicable).
+// The data dir is --data-dir, else WINDOWS_DEV_AGENT_DATA_DIR, else the host's own
+// (Claude: CLAUDE_PLUGIN_DATA; Codex: ${CODEX_HOME:-~/.codex}/plugins/data/windows-dev-agent).
+//
+// Decisions where the spec is silent or the Go port differs (README rule 3/4):
+//   - The Claude Stop hook prints a JSON systemMessage (its text is the "Session Audit"
+//     report), and like Codex's prints nothing without a session id or without events:
+//     a hook never shows unscoped history.
+//   - The trace hooks record only this server's tools (any of the three prefixes), so a
+//     misconfigured matcher cannot put other tools' names in the audit log.
+//   - PermissionRequest allows only when the call's class is also read-only, so a
+//     stricter Classify can never be overridden by the allow rules.
+//   - A value the host forgot to expand (a literal ${CLAUDE_PLUGIN_DATA}) counts as unset.
+//
+// Output is empty or exactly one JSON object on stdout; warnings go to stderr. Exit
+// status is 0 for every event, whatever the input (a panic is recovered: the permission
+// hooks then fail closed as for unparsable input); only a malformed command line (an
+// installation error) exits 2. The package must never write anything but that one
+// object to stdout, and never store tool input or output (host/classify and
+// runtime/audit see to that).
+package hook

@@ -1,0 +1,153 @@
+package hook
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/windows-dev-agent/wda/host/claude"
+	"github.com/windows-dev-agent/wda/host/codex"
+	"github.com/windows-dev-agent/wda/host/hostenv"
+	"github.com/windows-dev-agent/wda/runtime"
+	_ "github.com/windows-dev-agent/wda/tools/all" // Classify and ProjectArg of the ten tools
+)
+
+// Usage is the command line summary printed on a usage error.
+const Usage = `usage: wda hook claude pre-tool-use|post-tool-use|post-tool-use-failure|stop [--data-dir DIR] [--session-id ID]
+       wda hook codex pre-tool-use|permission-request|post-tool-use|stop [--data-dir DIR]`
+
+// Main runs `wda hook …` with the default registry (the ten tools). args are the
+// arguments after "hook". cmd/wda calls
+//
+//	os.Exit(hook.Main(os.Args[2:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	return Run(runtime.Default(), args, stdin, stdout, stderr, getenv)
+}
+
+// Run is Main with an explicit registry (for tests and embedders).
+func Run(reg *runtime.Registry, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	cl, err := parseArgs(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "wda hook: %v\n%s\n", err, Usage)
+		return 2
+	}
+	h := handlers[cl.host+" "+cl.event]
+	c := &call{reg: reg, stderr: stderr, getenv: getenv, sessionFlag: cl.sessionID,
+		dataDir: dataDir(cl, getenv), host: cl.host}
+	out := c.safely(h, stdin)
+	if out != nil {
+		if err := writeJSON(stdout, out); err != nil {
+			fmt.Fprintf(stderr, "wda hook: writing output: %v\n", err)
+		}
+	}
+	return 0
+}
+
+// handler answers one event: the JSON object to print, or nil for no output.
+type handler struct {
+	run func(c *call, stdin io.Reader) any
+	// onPanic is the answer when run panics (fail closed for the permission hooks).
+	onPanic func(c *call) any
+}
+
+var handlers = map[string]handler{
+	"claude pre-tool-use":          {run: claudePreToolUse, onPanic: claudePanicDeny},
+	"claude post-tool-use":         {run: traceHandler(eventPostToolUse)},
+	"claude post-tool-use-failure": {run: traceHandler(eventPostToolUseFailure)},
+	"claude stop":                  {run: claudeStop},
+	"codex pre-tool-use":           {run: codexPreToolUse, onPanic: codexPanicDeny},
+	"codex permission-request":     {run: codexPermissionRequest},
+	"codex post-tool-use":          {run: traceHandler(eventPostToolUse)},
+	"codex stop":                   {run: codexStop},
+}
+
+// call is the per-invocation state every handler gets.
+type call struct {
+	reg         *runtime.Registry
+	stderr      io.Writer
+	getenv      func(string) string
+	dataDir     string
+	host        string
+	sessionFlag string
+}
+
+// safely runs h and turns a panic into a warning and h's fail-closed answer.
+func (c *call) safely(h handler, stdin io.Reader) (out any) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(c.stderr, "wda hook: internal error: %v\n", r)
+			out = nil
+			if h.onPanic != nil {
+				out = h.onPanic(c)
+			}
+		}
+	}()
+	return h.run(c, stdin)
+}
+
+func (c *call) warnf(format string, a ...any) {
+	fmt.Fprintf(c.stderr, "wda hook: warning: "+format+"\n", a...)
+}
+
+type cmdline struct {
+	host, event, dataDir, sessionID string
+}
+
+// parseArgs accepts the two positional words and the flags in any order, as
+// --flag VALUE or --flag=VALUE (one or two dashes).
+func parseArgs(args []string) (cmdline, error) {
+	var cl cmdline
+	var pos []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			pos = append(pos, a)
+			continue
+		}
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		var dst *string
+		switch name {
+		case "data-dir":
+			dst = &cl.dataDir
+		case "session-id":
+			dst = &cl.sessionID
+		default:
+			return cl, fmt.Errorf("unknown flag %s", a)
+		}
+		if !hasVal {
+			if i+1 >= len(args) {
+				return cl, fmt.Errorf("flag --%s needs a value", name)
+			}
+			i++
+			val = args[i]
+		}
+		*dst = val
+	}
+	if len(pos) != 2 {
+		return cl, fmt.Errorf("want a host and an event, got %q", pos)
+	}
+	cl.host, cl.event = pos[0], pos[1]
+	if _, ok := handlers[cl.host+" "+cl.event]; !ok {
+		return cl, fmt.Errorf("unknown hook %q %q", cl.host, cl.event)
+	}
+	if cl.sessionID != "" && cl.host != "claude" {
+		return cl, fmt.Errorf("--session-id is a Claude Stop option")
+	}
+	return cl, nil
+}
+
+// dataDir is --data-dir, else WINDOWS_DEV_AGENT_DATA_DIR, else the host's default. A
+// flag value the host did not expand is ignored like a missing one.
+func dataDir(cl cmdline, getenv func(string) string) string {
+	if d := hostenv.Var(func(string) string { return cl.dataDir }, ""); d != "" {
+		return d
+	}
+	if cl.host == "codex" {
+		return codex.DataDir(getenv)
+	}
+	return claude.DataDir(getenv)
+}

@@ -1,0 +1,100 @@
+// Package hosttest holds test helpers for the host adapters: a registry of probe tools
+// that echo what the gate bound, and a connected in-memory MCP client.
+package hosttest
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/windows-dev-agent/wda/runtime"
+)
+
+// ProjectIn is the input of the project-scoped probe.
+type ProjectIn struct {
+	Cwd     string `json:"cwd,omitempty" jsonschema:"description=Project directory."`
+	Execute bool   `json:"execute,omitempty" jsonschema:"default=false,description=Plan or run."`
+}
+
+// PlainIn is the input of the probe that is not project-scoped.
+type PlainIn struct {
+	Path string `json:"path,omitempty" jsonschema:"description=Any path, passed through."`
+}
+
+// Out echoes what the handler saw.
+type Out struct {
+	runtime.Status
+	Cwd        string `json:"cwd,omitempty"`
+	Path       string `json:"path,omitempty"`
+	ProjectDir string `json:"project_dir,omitempty"`
+	DataDir    string `json:"data_dir,omitempty"`
+	Host       string `json:"host,omitempty"`
+}
+
+// Registry holds "scoped" (ProjectArg cwd) and "plain" (not project-scoped).
+func Registry() *runtime.Registry {
+	reg := runtime.New()
+	reg.Register(runtime.Define(runtime.Def[ProjectIn, Out]{
+		Name: "scoped", Description: "project-scoped probe", ProjectArg: "cwd",
+		Classify: func(runtime.Args) runtime.Class { return runtime.ReadOnly },
+		Handle: func(_ context.Context, env *runtime.Env, in ProjectIn) (Out, error) {
+			return Out{Status: runtime.Status{Status: "ok"}, Cwd: in.Cwd, ProjectDir: env.ProjectDir, DataDir: env.DataDir, Host: env.Host}, nil
+		},
+	}))
+	reg.Register(runtime.Define(runtime.Def[PlainIn, Out]{
+		Name: "plain", Description: "plain probe",
+		Classify: func(runtime.Args) runtime.Class { return runtime.ReadOnly },
+		Handle: func(_ context.Context, env *runtime.Env, in PlainIn) (Out, error) {
+			return Out{Status: runtime.Status{Status: "ok"}, Path: in.Path, ProjectDir: env.ProjectDir, DataDir: env.DataDir, Host: env.Host}, nil
+		},
+	}))
+	return reg
+}
+
+// Session is a connected client.
+type Session struct{ *mcp.ClientSession }
+
+// Open serves reg with opts over in-memory transports and returns a connected client.
+func Open(t testing.TB, reg *runtime.Registry, opts runtime.Options) *Session {
+	t.Helper()
+	ctx := context.Background()
+	srv := runtime.NewServer(reg, opts)
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "hosttest", Version: "0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close(); ss.Close() })
+	return &Session{cs}
+}
+
+// Call calls a tool and returns its result as the JSON object of its text content
+// (what a host shows), failing the test on a protocol error.
+func (cs *Session) Call(t testing.TB, name string, args map[string]any) map[string]any {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s(%v): %v", name, args, err)
+	}
+	if len(res.Content) == 0 {
+		t.Fatalf("%s: empty content", name)
+	}
+	tc, ok := res.Content[0].(*mcp.TextContent)
+	if !ok {
+		t.Fatalf("%s: content is %T", name, res.Content[0])
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(tc.Text), &m); err != nil {
+		t.Fatalf("%s: text is not JSON: %v", name, err)
+	}
+	return m
+}
+
+// Env returns a getenv over m.
+func Env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
