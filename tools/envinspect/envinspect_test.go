@@ -66,8 +66,8 @@ func TestEnvInspectCacheAndExecutionStarted(t *testing.T) {
 		started bool
 		runs    int
 	}{
-		{nil, true, 1},                                 // cold: a launch
-		{nil, false, 1},                                // cache hit
+		{nil, true, 1},  // cold: a launch
+		{nil, false, 1}, // cache hit
 		{runtime.Args{"force_refresh": true}, true, 2}, // force skips the cache
 		{runtime.Args{"force_refresh": false}, false, 2},
 	}
