@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"os/signal"
 	"syscall"
 
@@ -25,7 +26,15 @@ func options(hostName, dataDir string, getenv func(string) string) (runtime.Opti
 	if err != nil {
 		return runtime.Options{}, err
 	}
-	env := runtime.Env{Getenv: getenv, DataDir: dataDir, Catalog: wda.CapabilitiesYAML}
+	catalog := wda.CapabilitiesYAML
+	if p := getenv("WINDOWS_DEV_AGENT_CATALOG"); p != "" {
+		// A replacement catalog is read once at start-up; a bad path is a start-up error,
+		// a bad catalog surfaces per call as configuration_error / a clear error.
+		if catalog, err = os.ReadFile(p); err != nil {
+			return runtime.Options{}, fmt.Errorf("WINDOWS_DEV_AGENT_CATALOG: %w", err)
+		}
+	}
+	env := runtime.Env{Getenv: getenv, DataDir: dataDir, Catalog: catalog}
 	return runtime.Options{Host: h, Env: env, Audit: auditSink()}, nil
 }
 
