@@ -107,8 +107,11 @@ func ResultStatus(in OutcomeInput) *string {
 
 // ExecutionStarted is execution_started (§4.4): the result's boolean when it has one;
 // false for an explicit non-executing call; nil (not established) otherwise. It is
-// independent of the outcome.
+// independent of the outcome. Permission events happen before any run: nil.
 func ExecutionStarted(in OutcomeInput) *bool {
+	if isPermissionEvent(in.Event) {
+		return nil
+	}
 	if b, ok := in.Result["execution_started"].(bool); ok {
 		return &b
 	}

@@ -17,9 +17,13 @@ const maxSegmentRead = SegmentLimit + MaxRecordBytes
 // Read returns every record retained in dataDir, oldest first: agent.log.1, then
 // agent.log (discovery.md §4.6). A segment that is absent, vanishes after enumeration or
 // cannot be read is skipped; lines that are not JSON objects are skipped; legacy records
-// are kept as they are. Numbers are json.Number. The error is non-nil only for an empty
+// are kept as they are. Numbers are float64. The error is non-nil only for an empty
 // dataDir: unreadable history is an empty result, not a failure.
-func Read(dataDir string) ([]map[string]any, error) {
+func Read(dataDir string) ([]map[string]any, error) { return readWith(dataDir, readSegment) }
+
+// readWith is Read with the segment reader as a parameter, so tests can make a segment
+// vanish or fail between enumeration and reading.
+func readWith(dataDir string, read func(string) ([]byte, error)) ([]map[string]any, error) {
 	if dataDir == "" {
 		return nil, errors.New("audit: empty data dir")
 	}
@@ -32,7 +36,7 @@ func Read(dataDir string) ([]map[string]any, error) {
 	}
 	var out []map[string]any
 	for _, p := range segments {
-		data, err := readSegment(p)
+		data, err := read(p)
 		if err != nil {
 			continue
 		}
@@ -109,15 +113,11 @@ func ParseLines(data []byte) []map[string]any {
 	return out
 }
 
+// decodeLine parses one record. json.Unmarshal rejects trailing data, so a line
+// holding two values or garbage after the object is not a record.
 func decodeLine(line []byte) map[string]any {
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.UseNumber()
 	var m map[string]any
-	if dec.Decode(&m) != nil || m == nil {
-		return nil
-	}
-	// Exactly one value per line: trailing garbage means the line is not a record.
-	if _, err := dec.Token(); err != io.EOF {
+	if json.Unmarshal(line, &m) != nil {
 		return nil
 	}
 	return m
