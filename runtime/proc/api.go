@@ -1,4 +1,5 @@
-// Package proc owns process creation: it is the only package that may import os/exec.
+// Package proc owns process creation: it is the only package that may import os/exec
+// (monopoly_test.go enforces this for the whole module).
 //
 // Every child gets the null device as stdin, an explicit absolute argv[0] (never a
 // shell), an explicit cwd, bounded tail buffers for stdout/stderr, a timeout and
@@ -9,6 +10,25 @@
 //
 // It must never interpret a command string, consult the cwd or PATHEXT when resolving a
 // bare name, or run .bat/.cmd files.
+//
+// Decisions where the reference is silent or differs (README "Deliberate differences"):
+//   - Containment is the tree, not the process: on Windows the child is created
+//     suspended, assigned to a fresh JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE job and only
+//     then resumed, so no descendant can start outside it; on Unix it leads a new
+//     process group. A timeout or a cancelled context terminates the job or group;
+//     taskkill is never used. When the child exits normally, whatever is left of its
+//     tree is terminated too (what closing a kill-on-close job does anyway), so
+//     background descendants can neither outlive a run nor hold its pipes open.
+//   - Descendants that escaped the tree (Unix setsid) cannot keep readers alive: after
+//     a shared 2 s deadline the read ends are closed (on Windows os.File.Close cancels
+//     the blocked ReadFile with CancelIoEx) and the capture is reported incomplete.
+//   - Unix has no share modes: a seal there is an open descriptor whose bytes are
+//     hashed right before the spawn, which narrows but cannot close the window.
+//   - Windows children get CREATE_NO_WINDOW so a console program started by a
+//     console-less server does not flash a window; Launch (for GUI programs such as
+//     Windows Sandbox) gets only its own process group and is not in a job, so it
+//     survives the call that started it.
+//   - Return codes follow the subprocess convention: a Unix signal death is -signal.
 package proc
 
 import (

@@ -5,11 +5,13 @@ package proc
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestRunSettlesWhenEscapedDescendantHoldsPipes: the child exits at once, but a
@@ -67,5 +69,27 @@ func TestSystemBinaryNamesPlatform(t *testing.T) {
 	want := "requires Windows; this is " + runtimeGOOS()
 	if !strings.Contains(err.Error(), want) {
 		t.Errorf("error %q does not contain %q", err, want)
+	}
+}
+
+// TestKillTreeWithoutKnownExit: polling on Unix never knows a running child's exit
+// code (it would have to reap), and killTree must still kill it.
+func TestKillTreeWithoutKnownExit(t *testing.T) {
+	req := helperRequest(t, "hang")
+	cmd := &exec.Cmd{Path: req.Argv[0], Args: req.Argv, Dir: req.Dir, Env: req.Env}
+	p, err := startContained(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, known := p.poll(); known {
+		t.Fatal("poll knows the exit code of a running child")
+	}
+	p.killTree()
+	rc, o, err := p.wait(nil, time.Minute)
+	if o != waitExited || err != nil || rc != -int(syscall.SIGKILL) {
+		t.Errorf("after killTree: rc=%d outcome=%d err=%v; want -9, exited", rc, o, err)
+	}
+	if code, known := p.poll(); !known || code != rc {
+		t.Errorf("poll after exit = %d, %v", code, known)
 	}
 }
