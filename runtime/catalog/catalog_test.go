@@ -154,3 +154,21 @@ func TestLoadErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestLoadOrShipped(t *testing.T) {
+	s, err := catalog.Shipped()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := catalog.LoadOrShipped(nil)
+	if err != nil || got != s {
+		t.Fatalf("nil source: %v, %v (want the shipped catalog)", got, err)
+	}
+	own, err := catalog.LoadOrShipped([]byte("only: {description: d, tools: [{name: tl, argv: [tl]}]}"))
+	if err != nil || !cmp.Equal(own.IDs(), []string{"only"}) {
+		t.Fatalf("own source: %v, %v", own, err)
+	}
+	if _, err := catalog.LoadOrShipped([]byte{}); err == nil {
+		t.Fatal("an empty (non-nil) source must be a load error, not the shipped catalog")
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/invopop/jsonschema"
+
 	"github.com/windows-dev-agent/wda/runtime"
 	"github.com/windows-dev-agent/wda/runtime/catalog"
 )
@@ -41,7 +43,7 @@ type Candidate struct {
 	DescriptionMatches    []string      `json:"description_matches" jsonschema:"required"`
 	Description           string        `json:"description" jsonschema:"required"`
 	SafetyClass           runtime.Class `json:"safety_class" jsonschema:"required,description=Base safety class from the catalog."`
-	AvailableTool         *string       `json:"available_tool" jsonschema:"required,nullable,description=The tool that would run, or null when none of the configured tools is installed."`
+	AvailableTool         *string       `json:"available_tool" jsonschema:"required,nullable,description=The tool that would run; null when none of the configured tools is installed."`
 	ConfiguredTools       []string      `json:"configured_tools" jsonschema:"required"`
 }
 
@@ -53,11 +55,19 @@ func (c *Candidate) rank() [3]int {
 // outcome: ambiguous carries rank, candidates and availability; matched_unavailable
 // carries rank, candidates and configured_tools; no_match carries candidates only.
 type Discriminator struct {
-	Rank            []int               `json:"rank,omitempty" jsonschema:"description=[discriminating, identity, description] scores of the top rank."`
+	Rank            []int               `json:"rank,omitempty" jsonschema:"description=Scores of the top rank: discriminating then identity then description."`
 	Candidates      []string            `json:"candidates" jsonschema:"required"`
 	Availability    map[string]*string  `json:"availability,omitempty" jsonschema:"description=Tool each tied candidate would run (null when none is installed). Availability never breaks a tie."`
 	ConfiguredTools map[string][]string `json:"configured_tools,omitempty"`
 	Reason          string              `json:"reason" jsonschema:"required"`
+}
+
+// JSONSchemaExtend lets availability values be null (no tool installed), which the
+// reflected map-of-pointer schema would not allow.
+func (Discriminator) JSONSchemaExtend(s *jsonschema.Schema) {
+	if p, ok := s.Properties.Get("availability"); ok {
+		p.AdditionalProperties = &jsonschema.Schema{OneOf: []*jsonschema.Schema{{Type: "string"}, {Type: "null"}}}
+	}
 }
 
 // Phase is one step of the four-phase plan.
@@ -71,12 +81,12 @@ type Phase struct {
 
 // Route is the routing outcome for one task.
 type Route struct {
-	SelectionStatus       string         `json:"selection_status" jsonschema:"required,enum=selected,enum=ambiguous,enum=matched_unavailable,enum=no_match"`
-	MatchedCandidate      *Candidate     `json:"matched_candidate" jsonschema:"required,nullable"`
-	SelectedCandidate     *Candidate     `json:"selected_candidate" jsonschema:"required,nullable"`
-	RouteDiscriminator    *Discriminator `json:"route_discriminator" jsonschema:"required,nullable"`
-	CandidateCapabilities []Candidate    `json:"candidate_capabilities" jsonschema:"required,description=Every capability of the catalog, best evidence first."`
-	Phases                []Phase        `json:"phases" jsonschema:"required"`
+	SelectionStatus       string         `json:"selection_status" jsonschema:"enum=selected,enum=ambiguous,enum=matched_unavailable,enum=no_match"`
+	MatchedCandidate      *Candidate     `json:"matched_candidate" jsonschema:"nullable"`
+	SelectedCandidate     *Candidate     `json:"selected_candidate" jsonschema:"nullable"`
+	RouteDiscriminator    *Discriminator `json:"route_discriminator" jsonschema:"nullable"`
+	CandidateCapabilities []Candidate    `json:"candidate_capabilities" jsonschema:"description=Every capability of the catalog with the best evidence first."`
+	Phases                []Phase        `json:"phases" jsonschema:"description=Always four: inspect then route then execute then verify."`
 }
 
 // Plan routes task (with optional context) over the catalog.

@@ -1,10 +1,18 @@
-// Package workflowplan is the workflow_plan tool.
+// Package workflowplan is the workflow_plan tool: it routes a development task to the
+// capability catalog (runtime/routing) and returns every candidate with its evidence
+// and a four-phase plan. It only resolves tool names to label availability; it never
+// starts a process.
 package workflowplan
 
 import (
 	"context"
+	"strings"
 
 	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/runtime/capability"
+	"github.com/windows-dev-agent/wda/runtime/catalog"
+	"github.com/windows-dev-agent/wda/runtime/proc"
+	"github.com/windows-dev-agent/wda/runtime/routing"
 )
 
 // In is the input of workflow_plan.
@@ -14,9 +22,18 @@ type In struct {
 	Cwd     string `json:"cwd,omitempty" jsonschema:"description=Project directory (default: the active project)."`
 }
 
-// Out is the result of workflow_plan.
+// Out is the result of workflow_plan. Planned is present only with status planned;
+// invalid_input and configuration_error carry just the status and error.
 type Out struct {
 	runtime.Status
+	*Planned
+}
+
+// Planned is the routing outcome of a planned call.
+type Planned struct {
+	Task       string `json:"task" jsonschema:"description=The task without surrounding whitespace."`
+	ProjectDir string `json:"project_dir" jsonschema:"description=The resolved project directory the plan is bound to."`
+	routing.Route
 }
 
 // Tool is the workflow_plan tool definition.
@@ -33,10 +50,38 @@ var Tool = runtime.Define(runtime.Def[In, Out]{
 
 func init() { runtime.Register(Tool) }
 
-func classify(a runtime.Args) runtime.Class {
-	return runtime.ReadOnly
+func classify(runtime.Args) runtime.Class { return runtime.ReadOnly }
+
+func handle(_ context.Context, env *runtime.Env, in In) (Out, error) {
+	task := strings.TrimSpace(in.Task)
+	if task == "" {
+		return refuse("invalid_input", "task is required"), nil
+	}
+	dir, err := runtime.ResolveDir(env, in.Cwd)
+	if err != nil {
+		return refuse("invalid_input", err.Error()), nil
+	}
+	cat, err := catalog.LoadOrShipped(env.Catalog)
+	if err != nil {
+		return refuse("configuration_error", err.Error()), nil
+	}
+	resolver := proc.NewResolver(env.Lookup)
+	route := routing.Plan(cat, task, in.Context, Availability(cat, resolver))
+	return Out{Status: runtime.Status{Status: "planned"}, Planned: &Planned{Task: task, ProjectDir: dir, Route: route}}, nil
 }
 
-func handle(_ context.Context, _ *runtime.Env, _ In) (Out, error) {
-	return Out{Status: runtime.Status{Status: "unavailable", Error: "workflow_plan is " + runtime.NotImplementedSuffix}}, nil
+// Availability labels each capability with the tool capability_run would select.
+func Availability(cat *catalog.Catalog, r proc.Resolver) routing.Availability {
+	return func(id string) (string, bool) {
+		cp, ok := cat.Get(id)
+		if !ok {
+			return "", false
+		}
+		t, _, ok := capability.SelectTool(cp, r)
+		return t.Name, ok
+	}
+}
+
+func refuse(status, msg string) Out {
+	return Out{Status: runtime.Status{Status: status, Error: msg}}
 }

@@ -1,0 +1,149 @@
+package workflowplan_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	wdaruntime "github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/runtime/routing"
+	"github.com/windows-dev-agent/wda/tools/workflowplan"
+)
+
+// fakePath makes a PATH directory holding empty executables with these names.
+func fakePath(t *testing.T, names ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, n := range names {
+		if runtime.GOOS == "windows" {
+			n += ".exe"
+		}
+		if err := os.WriteFile(filepath.Join(dir, n), []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func call(t *testing.T, env *wdaruntime.Env, args map[string]any) map[string]any {
+	t.Helper()
+	out, err := workflowplan.Tool.Call(context.Background(), env, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conforms(t, workflowplan.Tool.OutputSchema(), out)
+	b, _ := json.Marshal(out)
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func envWith(t *testing.T, path string, catalog []byte) *wdaruntime.Env {
+	project := t.TempDir()
+	return &wdaruntime.Env{ProjectDir: project, Catalog: catalog, Getenv: func(k string) string {
+		if k == "PATH" {
+			return path
+		}
+		return ""
+	}}
+}
+
+func TestPlanShippedCatalog(t *testing.T) {
+	env := envWith(t, fakePath(t, "pytest", "go"), nil)
+	tests := []struct {
+		task, status, selected string
+	}{
+		{"run the Python tests", routing.Selected, "test-python"},
+		{"run the go tests", routing.Selected, "test-go"},
+		{"build the dotnet project", routing.MatchedUnavailable, ""},
+		{"run tests", routing.NoMatch, ""},
+	}
+	for _, tt := range tests {
+		m := call(t, env, map[string]any{"task": "  " + tt.task + "\n", "context": ""})
+		if m["status"] != "planned" || m["task"] != tt.task || m["selection_status"] != tt.status || m["execution_started"] != false {
+			t.Errorf("%q: status %v task %q selection %v", tt.task, m["status"], m["task"], m["selection_status"])
+		}
+		sel, _ := m["selected_candidate"].(map[string]any)
+		if got, _ := sel["capability"].(string); got != tt.selected {
+			t.Errorf("%q: selected %q, want %q", tt.task, got, tt.selected)
+		}
+		if m["project_dir"] != mustReal(t, env.ProjectDir) {
+			t.Errorf("project_dir %v, want %s", m["project_dir"], env.ProjectDir)
+		}
+		if n := len(m["candidate_capabilities"].([]any)); n != 9 {
+			t.Errorf("%d candidates, want all 9", n)
+		}
+		if n := len(m["phases"].([]any)); n != 4 {
+			t.Errorf("%d phases", n)
+		}
+	}
+}
+
+func TestPythonWithoutPytest(t *testing.T) {
+	env := envWith(t, fakePath(t, "ruff"), nil)
+	m := call(t, env, map[string]any{"task": "run the Python tests"})
+	if m["selection_status"] != routing.MatchedUnavailable || m["selected_candidate"] != nil {
+		t.Fatalf("got %v", m)
+	}
+	if mc := m["matched_candidate"].(map[string]any); mc["capability"] != "test-python" || mc["available_tool"] != nil {
+		t.Errorf("matched %v", mc)
+	}
+}
+
+func TestRefusals(t *testing.T) {
+	good := envWith(t, "", nil)
+	tests := []struct {
+		name   string
+		env    *wdaruntime.Env
+		args   map[string]any
+		status string
+		errSub string
+	}{
+		{"blank task", good, map[string]any{"task": "  "}, "invalid_input", "task is required"},
+		{"bad cwd", good, map[string]any{"task": "x", "cwd": filepath.Join(good.ProjectDir, "missing")}, "invalid_input", "Not a directory"},
+		{"catalog error", envWith(t, "", []byte("a: {description: d}")), map[string]any{"task": "x"}, "configuration_error", `capability "a"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := call(t, tt.env, tt.args)
+			if m["status"] != tt.status || !strings.Contains(m["error"].(string), tt.errSub) || m["execution_started"] != false {
+				t.Fatalf("got %v", m)
+			}
+			if _, ok := m["phases"]; ok {
+				t.Errorf("refusal carries plan fields: %v", m)
+			}
+		})
+	}
+}
+
+func TestTieOutputConforms(t *testing.T) {
+	cat := []byte(`
+alpha: {description: a, tags: [widget], tools: [{name: alpha-tool, argv: [alpha-tool]}]}
+beta: {description: b, tags: [widget], tools: [{name: beta-tool, argv: [beta-tool]}]}
+`)
+	m := call(t, envWith(t, fakePath(t, "beta-tool"), cat), map[string]any{"task": "the widget"})
+	d := m["route_discriminator"].(map[string]any)
+	if m["selection_status"] != routing.Ambiguous || d["availability"].(map[string]any)["alpha"] != nil {
+		t.Fatalf("got %v", m)
+	}
+}
+
+func TestClassify(t *testing.T) {
+	if c := workflowplan.Tool.Classify(wdaruntime.Args{"task": "x"}); c != wdaruntime.ReadOnly {
+		t.Fatalf("class %s", c)
+	}
+}
+
+func mustReal(t *testing.T, p string) string {
+	r, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
