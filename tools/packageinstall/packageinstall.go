@@ -1,10 +1,29 @@
-// Package packageinstall is the package_install tool.
+// Package packageinstall is the package_install tool: plan, then run, one exact package
+// install with WinGet (bound to the winget source, non-interactive, with the package
+// and source agreement flags in the reviewed argv), Chocolatey or Scoop.
+//
+// execute:false returns the plan: argv (argv[0] the resolved absolute path), the
+// executable and its identity. execute:true runs exactly that plan when the caller
+// echoes executable and identity unchanged (runtime/plan), invalidates the environment
+// cache before the installer starts (and refuses to start it when that fails), and
+// runs it sealed to the echoed identity for at most 600 s. The decision order is
+// tools.md §3.6 steps 1-9.
+//
+// It must never start an installer that was not planned and echoed, never start one
+// before the cache is invalidated, and never report an installer's exit 0 as proof the
+// package works: every plan and result carries a verify hint naming the check to run
+// next.
+//
+// Decisions where the spec is silent: the installer's working directory is the
+// manager's own directory, never the project; the environment cache lives in
+// env.DataDir (the data dir of this call's binding).
 package packageinstall
 
 import (
 	"context"
 
 	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/runtime/plan"
 )
 
 // In is the input of package_install.
@@ -15,9 +34,30 @@ type In struct {
 	runtime.Identity
 }
 
-// Out is the result of package_install.
+// Out is the result of package_install: the status, the plan fields (absent only when
+// the input was refused before planning), the receipt when the installer was launched
+// or refused at spawn, and whether the environment cache was invalidated.
 type Out struct {
 	runtime.Status
+	*Plan
+	*plan.Receipt
+	EnvironmentCacheInvalidated *bool `json:"environment_cache_invalidated,omitempty" jsonschema:"description=Present once execution got past the plan checks: true when the cache was invalidated (before the installer started)\\, false when invalidation failed and the installer was not started."`
+}
+
+// Plan is the reviewed plan. An execute:true call must echo Executable,
+// ExecutableIdentityKind and ExecutableIdentitySHA256 as the expected_* inputs.
+type Plan struct {
+	PackageID                string   `json:"package_id"`
+	Source                   string   `json:"source"`
+	SafetyClass              string   `json:"safety_class"`
+	Executable               *string  `json:"executable" jsonschema:"nullable,description=Absolute path of the package manager; null when it is not installed."`
+	ExecutableIdentityKind   *string  `json:"executable_identity_kind" jsonschema:"nullable"`
+	ExecutableIdentitySHA256 *string  `json:"executable_identity_sha256" jsonschema:"nullable"`
+	Argv                     []string `json:"argv" jsonschema:"description=The exact argv; argv[0] is the resolved path (the bare name when not installed)."`
+	Command                  string   `json:"command" jsonschema:"description=Display rendering of argv as a Windows command line; never run."`
+	RequiresHostApproval     bool     `json:"requires_host_approval"`
+	ExecutableResolved       bool     `json:"executable_resolved"`
+	Verify                   string   `json:"verify" jsonschema:"description=What to check after the installer exits: its exit status is not proof that the package works."`
 }
 
 // Tool is the package_install tool definition.
@@ -34,6 +74,7 @@ var Tool = runtime.Define(runtime.Def[In, Out]{
 
 func init() { runtime.Register(Tool) }
 
+// classify: planning is read-only; execute exactly true is approval-required (§8.2).
 func classify(a runtime.Args) runtime.Class {
 	if a.Bool("execute") {
 		return runtime.ApprovalRequired
@@ -41,6 +82,6 @@ func classify(a runtime.Args) runtime.Class {
 	return runtime.ReadOnly
 }
 
-func handle(_ context.Context, _ *runtime.Env, _ In) (Out, error) {
-	return Out{Status: runtime.Status{Status: "unavailable", Error: "package_install is " + runtime.NotImplementedSuffix}}, nil
+func handle(ctx context.Context, env *runtime.Env, in In) (Out, error) {
+	return live.handle(ctx, env, in), nil
 }

@@ -1,0 +1,57 @@
+package packageinstall
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/tools/internal/pmtest"
+)
+
+// TestThroughGate runs plan and execute over MCP: the schema's maxLength refuses a
+// 257-character id before the handler (a protocol error), and the structured result of
+// a plan echoes back into a successful execute.
+func TestThroughGate(t *testing.T) {
+	w := newWorld(t)
+	w.fake("winget", pmtest.Config{RequireInvalidated: true})
+	reg := runtime.New()
+	reg.Register(Tool)
+	ctx := context.Background()
+	srv := runtime.NewServer(reg, runtime.Options{Env: *w.env})
+	st, ct := mcp.NewInMemoryTransports()
+	if _, err := srv.Connect(ctx, st, nil); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	call := func(args map[string]any) (map[string]any, error) {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "package_install", Arguments: args})
+		if err != nil {
+			return nil, err
+		}
+		m, _ := res.StructuredContent.(map[string]any)
+		return m, nil
+	}
+	if _, err := call(map[string]any{"package_id": strings.Repeat("a", 257)}); err == nil || !strings.Contains(err.Error(), "package_id") {
+		t.Errorf("257 characters: err = %v", err)
+	}
+	p, err := call(map[string]any{"package_id": "Contoso.App"})
+	if err != nil || p["status"] != "planned" || p["execution_started"] != false {
+		t.Fatalf("plan: %v %v", p, err)
+	}
+	out, err := call(map[string]any{"package_id": "Contoso.App", "execute": true,
+		"expected_executable": p["executable"], "expected_executable_identity_kind": p["executable_identity_kind"],
+		"expected_executable_identity_sha256": p["executable_identity_sha256"]})
+	if err != nil || out["status"] != "completed" || out["environment_cache_invalidated"] != true || out["returncode"] != float64(0) {
+		t.Fatalf("execute: %v %v", out, err)
+	}
+	if _, ran := w.ran(); !ran {
+		t.Error("the fake never ran")
+	}
+}

@@ -1,0 +1,399 @@
+package packageinstall
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/runtime/proc"
+	"github.com/windows-dev-agent/wda/runtime/runtimetest"
+	"github.com/windows-dev-agent/wda/tools/internal/pmtest"
+)
+
+var fakeBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "packageinstall-fake")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	fakeBin, err = pmtest.Build(dir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.RemoveAll(dir)
+		os.Exit(2)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+const oldToken = "0123456789abcdef0123456789abcdef"
+
+// world is a PATH directory for fakes and a data dir holding a warm cache: a
+// generation token and a snapshot, so tests can tell whether anything invalidated it.
+type world struct {
+	t      *testing.T
+	bin    string
+	env    *runtime.Env
+	report string
+}
+
+func newWorld(t *testing.T) *world {
+	t.Helper()
+	root := t.TempDir()
+	bin, data := filepath.Join(root, "bin"), filepath.Join(root, "data")
+	for _, d := range []string{bin, data} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(data, "environment.generation"), []byte(oldToken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(data, "environment.json"), []byte(`{"schema_version":1}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := &runtime.Env{DataDir: data, ProjectDir: root, Getenv: func(k string) string {
+		if k == "PATH" {
+			return bin
+		}
+		return ""
+	}}
+	return &world{t: t, bin: bin, env: env, report: filepath.Join(root, "report.json")}
+}
+
+func (w *world) fake(name string, c pmtest.Config) string {
+	w.t.Helper()
+	c.Report = w.report
+	c.DataDir = w.env.DataDir
+	c.GenerationWas = oldToken
+	p, err := pmtest.Install(fakeBin, w.bin, name, c)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return p
+}
+
+func (w *world) ran() (pmtest.Report, bool) {
+	w.t.Helper()
+	r, ok, err := pmtest.ReadReport(w.report)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return r, ok
+}
+
+// cacheIntact reports that nothing invalidated the cache.
+func (w *world) cacheIntact() bool {
+	g, err := os.ReadFile(filepath.Join(w.env.DataDir, "environment.generation"))
+	_, serr := os.Stat(filepath.Join(w.env.DataDir, "environment.json"))
+	return err == nil && string(g) == oldToken && serr == nil
+}
+
+func (w *world) call(d deps, in In) Out {
+	w.t.Helper()
+	out := d.handle(context.Background(), w.env, in)
+	if err := runtimetest.CheckOutput(Tool, out); err != nil {
+		w.t.Errorf("result does not conform to the output schema: %v\n%+v", err, out)
+	}
+	return out
+}
+
+// echo turns a plan into the identity fields of the execute call.
+func echo(p *Plan) runtime.Identity {
+	return runtime.Identity{ExpectedExecutable: *p.Executable, ExpectedExecutableIdentityKind: *p.ExecutableIdentityKind,
+		ExpectedExecutableIdentitySHA: *p.ExecutableIdentitySHA256}
+}
+
+func TestPlan(t *testing.T) {
+	tests := []struct {
+		source, exe string
+		tail        []string
+	}{
+		{"", "winget", []string{"install", "--id", "Git.Git", "--exact", "--source", "winget", "--accept-package-agreements", "--accept-source-agreements", "--disable-interactivity"}},
+		{"chocolatey", "choco", []string{"install", "Git.Git", "-y"}},
+		{"scoop", "scoop", []string{"install", "Git.Git"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.exe, func(t *testing.T) {
+			w := newWorld(t)
+			exe := w.fake(tt.exe, pmtest.Config{})
+			id, err := proc.Fingerprint(exe)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := w.call(live, In{PackageID: "Git.Git", Source: tt.source})
+			argv := append([]string{exe}, tt.tail...)
+			kind, sha := string(id.Kind), id.SHA256
+			src := tt.source
+			if src == "" {
+				src = "winget"
+			}
+			want := Out{Status: runtime.Status{Status: "planned"}, Plan: &Plan{PackageID: "Git.Git", Source: src, SafetyClass: "approval-required",
+				Executable: &exe, ExecutableIdentityKind: &kind, ExecutableIdentitySHA256: &sha, Argv: argv,
+				Command: strings.Join(argv, " "), RequiresHostApproval: true, ExecutableResolved: true, Verify: Verify}}
+			if d := cmp.Diff(want, out); d != "" {
+				t.Errorf("plan (-want +got):\n%s", d)
+			}
+			if _, ran := w.ran(); ran || !w.cacheIntact() {
+				t.Errorf("planning ran the manager (%v) or touched the cache (intact %v)", ran, w.cacheIntact())
+			}
+		})
+	}
+}
+
+func TestPlanNotInstalled(t *testing.T) {
+	w := newWorld(t)
+	out := w.call(live, In{PackageID: "Git.Git"})
+	if out.Status.Status != "planned" || out.Executable != nil || out.ExecutableResolved || out.ExecutableIdentitySHA256 != nil ||
+		out.Argv[0] != "winget" || out.ExecutionStarted {
+		t.Errorf("plan = %+v %+v", out.Status, out.Plan)
+	}
+	out = w.call(live, In{PackageID: "Git.Git", Execute: true, Identity: runtime.Identity{ExpectedExecutable: "/x"}})
+	if out.Status.Status != "unavailable" || out.Error != "winget is not installed" || out.EnvironmentCacheInvalidated != nil || !w.cacheIntact() {
+		t.Errorf("execute = %+v", out)
+	}
+}
+
+func TestIdentityUnavailable(t *testing.T) {
+	w := newWorld(t)
+	w.fake("winget", pmtest.Config{})
+	d := live
+	d.fingerprint = func(string) (proc.Identity, error) { return proc.Identity{}, errors.New("denied") }
+	for _, execute := range []bool{false, true} {
+		out := w.call(d, In{PackageID: "Git.Git", Execute: execute})
+		if out.Status.Status != "unavailable" || out.Error != "Package-manager executable identity could not be established" || out.ExecutionStarted {
+			t.Errorf("execute=%v: %+v", execute, out)
+		}
+	}
+	if _, ran := w.ran(); ran || !w.cacheIntact() {
+		t.Error("ran or invalidated")
+	}
+}
+
+func TestInvalidIDs(t *testing.T) {
+	ids := []string{"--force", "a b", "x;rm", "-v", "", strings.Repeat("a", 257), ".hidden", "a/b", `a\b`, "é", "a\x00b", "a|b", "$(x)", "a\nb"}
+	for _, id := range ids {
+		for _, execute := range []bool{false, true} {
+			w := newWorld(t)
+			exe := w.fake("winget", pmtest.Config{})
+			fp, _ := proc.Fingerprint(exe)
+			out := w.call(live, In{PackageID: id, Execute: execute, Identity: runtime.Identity{ExpectedExecutable: exe,
+				ExpectedExecutableIdentityKind: string(fp.Kind), ExpectedExecutableIdentitySHA: fp.SHA256}})
+			want := Out{Status: runtime.Status{Status: "invalid_input", Error: "package_id contains unsupported characters"}}
+			if d := cmp.Diff(want, out); d != "" {
+				t.Errorf("id %q execute %v (-want +got):\n%s", id, execute, d)
+			}
+			if _, ran := w.ran(); ran || !w.cacheIntact() {
+				t.Errorf("id %q: ran or invalidated", id)
+			}
+		}
+	}
+	w := newWorld(t)
+	if out := w.call(live, In{PackageID: "A" + strings.Repeat("._+-9", 51)}); out.Status.Status != "planned" {
+		t.Errorf("256-character id: %+v", out.Status)
+	}
+}
+
+func TestExecuteCompleted(t *testing.T) {
+	for _, tt := range []struct{ source, exe string }{{"winget", "winget"}, {"chocolatey", "choco"}, {"scoop", "scoop"}} {
+		t.Run(tt.exe, func(t *testing.T) {
+			w := newWorld(t)
+			w.fake(tt.exe, pmtest.Config{RequireInvalidated: true, Fixture: ""})
+			p := w.call(live, In{PackageID: "Contoso.App", Source: tt.source})
+			var req proc.Request
+			d := live
+			d.run = func(ctx context.Context, r proc.Request) proc.Receipt { req = r; return proc.Run(ctx, r) }
+			out := w.call(d, In{PackageID: "Contoso.App", Source: tt.source, Execute: true, Identity: echo(p.Plan)})
+			if out.Status.Status != "completed" || !out.ExecutionStarted || !out.Succeeded || out.EnvironmentCacheInvalidated == nil || !*out.EnvironmentCacheInvalidated {
+				t.Fatalf("out = %+v receipt %+v", out.Status, out.Receipt)
+			}
+			rep, ran := w.ran()
+			if !ran {
+				t.Fatal("the fake never ran")
+			}
+			if d := cmp.Diff(p.Argv, rep.Argv); d != "" {
+				t.Errorf("argv received (-plan +got):\n%s", d)
+			}
+			// The fake looked before doing anything: new token, no snapshot.
+			if !rep.GenerationPresent || rep.Generation == oldToken || len(rep.Generation) != 32 || rep.SnapshotPresent {
+				t.Errorf("cache at installer start: %+v", rep)
+			}
+			if req.Timeout != 600*time.Second || req.Expected == nil || req.Expected.SHA256 != *p.ExecutableIdentitySHA256 || req.Dir != w.bin {
+				t.Errorf("request timeout %s expected %+v dir %s", req.Timeout, req.Expected, req.Dir)
+			}
+			if out.Verify == "" || !strings.Contains(out.Verify, "env_inspect") || !strings.Contains(out.Verify, "force_refresh") || !strings.Contains(out.Verify, "tool_discover") {
+				t.Errorf("verify hint = %q", out.Verify)
+			}
+		})
+	}
+}
+
+func TestExecuteFailedStillInvalidates(t *testing.T) {
+	w := newWorld(t)
+	w.fake("winget", pmtest.Config{RequireInvalidated: true, Exit: 3})
+	p := w.call(live, In{PackageID: "Contoso.App"})
+	out := w.call(live, In{PackageID: "Contoso.App", Execute: true, Identity: echo(p.Plan)})
+	if out.Status.Status != "failed" || !out.ExecutionStarted || out.ReturnCode == nil || *out.ReturnCode != 3 ||
+		out.EnvironmentCacheInvalidated == nil || !*out.EnvironmentCacheInvalidated || w.cacheIntact() {
+		t.Errorf("out = %+v receipt %+v", out.Status, out.Receipt)
+	}
+}
+
+func TestEchoRefusals(t *testing.T) {
+	tests := []struct {
+		name   string
+		edit   func(*runtime.Identity, string)
+		status string
+	}{
+		{"missing executable", func(e *runtime.Identity, _ string) { e.ExpectedExecutable = "" }, "invalid_input"},
+		{"other executable", func(e *runtime.Identity, other string) { e.ExpectedExecutable = other }, "stale_plan"},
+		{"missing kind", func(e *runtime.Identity, _ string) { e.ExpectedExecutableIdentityKind = "" }, "invalid_input"},
+		{"short sha", func(e *runtime.Identity, _ string) {
+			e.ExpectedExecutableIdentitySHA = e.ExpectedExecutableIdentitySHA[:40]
+		}, "invalid_input"},
+		{"other kind", func(e *runtime.Identity, _ string) { e.ExpectedExecutableIdentityKind = "app_execution_alias" }, "stale_plan"},
+		{"other sha", func(e *runtime.Identity, _ string) { e.ExpectedExecutableIdentitySHA = strings.Repeat("0", 64) }, "stale_plan"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newWorld(t)
+			w.fake("winget", pmtest.Config{})
+			other := w.fake("choco", pmtest.Config{})
+			p := w.call(live, In{PackageID: "Contoso.App"})
+			e := echo(p.Plan)
+			tt.edit(&e, other)
+			out := w.call(live, In{PackageID: "Contoso.App", Execute: true, Identity: e})
+			if out.Status.Status != tt.status || out.Error == "" || out.ExecutionStarted || out.EnvironmentCacheInvalidated != nil || out.Plan == nil {
+				t.Errorf("out = %+v", out)
+			}
+			if _, ran := w.ran(); ran || !w.cacheIntact() {
+				t.Error("ran or invalidated")
+			}
+		})
+	}
+}
+
+func TestIdentityChangedBetweenPlanAndExecute(t *testing.T) {
+	w := newWorld(t)
+	exe := w.fake("winget", pmtest.Config{})
+	p := w.call(live, In{PackageID: "Contoso.App"})
+	if err := pmtest.Touch(exe); err != nil {
+		t.Fatal(err)
+	}
+	out := w.call(live, In{PackageID: "Contoso.App", Execute: true, Identity: echo(p.Plan)})
+	if out.Status.Status != "stale_plan" || out.ExecutionStarted || out.EnvironmentCacheInvalidated != nil || !strings.Contains(out.Error, "no longer matches") {
+		t.Errorf("out = %+v", out)
+	}
+	if _, ran := w.ran(); ran || !w.cacheIntact() {
+		t.Error("the fake ran or the cache was invalidated")
+	}
+}
+
+func TestIdentityChangedAtSpawn(t *testing.T) {
+	w := newWorld(t)
+	exe := w.fake("winget", pmtest.Config{})
+	p := w.call(live, In{PackageID: "Contoso.App"})
+	d := live
+	// The bytes change after the echo check and the invalidation, right before the
+	// sealed spawn: the runner's seal must refuse.
+	d.run = func(ctx context.Context, r proc.Request) proc.Receipt {
+		if err := pmtest.Touch(exe); err != nil {
+			t.Fatal(err)
+		}
+		return proc.Run(ctx, r)
+	}
+	out := w.call(d, In{PackageID: "Contoso.App", Execute: true, Identity: echo(p.Plan)})
+	if out.Status.Status != "stale_plan" || out.ExecutionStarted || out.Receipt == nil || !out.IdentityMismatch ||
+		out.EnvironmentCacheInvalidated == nil || !*out.EnvironmentCacheInvalidated {
+		t.Errorf("out = %+v receipt %+v", out.Status, out.Receipt)
+	}
+	if _, ran := w.ran(); ran {
+		t.Error("the fake ran")
+	}
+}
+
+func TestInvalidationFailureRefusesToStart(t *testing.T) {
+	injected := live
+	injected.invalidate = func(string) error { return errors.New("lock held") }
+	for _, tt := range []struct {
+		name string
+		d    deps
+		data func(w *world) string
+	}{
+		{"data dir below a file", live, func(w *world) string {
+			f := filepath.Join(filepath.Dir(w.env.DataDir), "plain-file")
+			if err := os.WriteFile(f, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return filepath.Join(f, "data")
+		}},
+		{"injected", injected, func(w *world) string { return w.env.DataDir }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newWorld(t)
+			w.fake("winget", pmtest.Config{})
+			p := w.call(live, In{PackageID: "Contoso.App"})
+			w.env.DataDir = tt.data(w)
+			out := w.call(tt.d, In{PackageID: "Contoso.App", Execute: true, Identity: echo(p.Plan)})
+			if out.Status.Status != "failed" || out.ExecutionStarted || out.EnvironmentCacheInvalidated == nil || *out.EnvironmentCacheInvalidated ||
+				!strings.Contains(out.Error, "cache") || !strings.Contains(out.Error, "installer was not started") || out.Receipt != nil {
+				t.Errorf("out = %+v", out)
+			}
+			if _, ran := w.ran(); ran {
+				t.Error("the installer started")
+			}
+		})
+	}
+}
+
+func TestTimeoutKillsTree(t *testing.T) {
+	w := newWorld(t)
+	pidFile := filepath.Join(t.TempDir(), "grandchild.pid")
+	w.fake("winget", pmtest.Config{Mode: "hang", GrandchildPID: pidFile})
+	p := w.call(live, In{PackageID: "Contoso.App"})
+	d := live
+	d.timeout = time.Second
+	out := w.call(d, In{PackageID: "Contoso.App", Execute: true, Identity: echo(p.Plan)})
+	if out.Status.Status != "failed" || !out.ExecutionStarted || !out.TimedOut || out.EnvironmentCacheInvalidated == nil || !*out.EnvironmentCacheInvalidated {
+		t.Fatalf("out = %+v receipt %+v", out.Status, out.Receipt)
+	}
+	if !out.OutputCaptureComplete {
+		t.Error("capture incomplete: a descendant kept stdout open past the timeout")
+	}
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pid, _ := strconv.Atoi(string(b)); pid <= 0 || pmtest.Alive(pid) {
+		t.Errorf("grandchild %s survived", b)
+	}
+}
+
+func TestClassify(t *testing.T) {
+	tests := []struct {
+		args runtime.Args
+		want runtime.Class
+	}{
+		{runtime.Args{}, runtime.ReadOnly},
+		{runtime.Args{"execute": false}, runtime.ReadOnly},
+		{runtime.Args{"execute": "true"}, runtime.ReadOnly},
+		{runtime.Args{"execute": true}, runtime.ApprovalRequired},
+	}
+	for _, tt := range tests {
+		if got := Tool.Classify(tt.args); got != tt.want {
+			t.Errorf("Classify(%v) = %s, want %s", tt.args, got, tt.want)
+		}
+	}
+}
