@@ -101,11 +101,18 @@ func ExplicitSource(env *runtime.Env, root, lexicalRoot, p string) Source {
 		p = filepath.Join(root, p)
 	}
 	p = filepath.Clean(p)
-	s := Source{Path: p, TOML: strings.EqualFold(filepath.Ext(p), ".toml")}
+	return Source{Path: p, TOML: strings.EqualFold(filepath.Ext(p), ".toml")}.Contained(root, lexicalRoot)
+}
+
+// Contained returns s set to use the guarded project reader when its path lies
+// lexically inside root (or lexicalRoot): "paths lexically inside the project get the
+// containment-checked reader" (tools.md §3.10), whichever list they came from.
+func (s Source) Contained(root, lexicalRoot string) Source {
 	switch {
-	case guard.Within(root, p):
+	case s.Root != "":
+	case root != "" && guard.Within(root, s.Path):
 		s.Root = root
-	case lexicalRoot != "" && guard.Within(lexicalRoot, p):
+	case lexicalRoot != "" && guard.Within(lexicalRoot, s.Path):
 		s.Root = lexicalRoot
 	}
 	return s

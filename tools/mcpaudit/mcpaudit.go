@@ -1,23 +1,45 @@
-// Package mcpaudit is the mcp_audit tool.
+// Package mcpaudit is the mcp_audit tool (tools.md §3.10): a structural audit of MCP
+// server configurations, project scope by default, user-level configs with
+// include_host, and one more file with config_path.
+//
+// It owns the tool definition, its classification and the composition of a report. It
+// must never return a command, URL, argument or env value (runtime/mcpconfig only
+// produces structural summaries), never follow a link inside the project (project files
+// go through runtime/guard) and never start a process.
 package mcpaudit
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 
 	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/runtime/mcpconfig"
 )
 
 // In is the input of mcp_audit.
 type In struct {
 	Cwd         string `json:"cwd,omitempty" jsonschema:"description=Project directory (default: the active project)."`
 	IncludeHost bool   `json:"include_host,omitempty" jsonschema:"default=false,description=Also read user-level Claude (and on Codex, Codex) MCP configs."`
-	ConfigPath  string `json:"config_path,omitempty" jsonschema:"description=One more config file to audit."`
+	ConfigPath  string `json:"config_path,omitempty" jsonschema:"description=One more config file to audit (~ expanded; relative to the project; .toml is read as a Codex config)."`
 }
 
-// Out is the result of mcp_audit.
+// Out is the result of mcp_audit. Report is absent when the call was refused
+// (invalid_input), so a refusal carries only status and error.
 type Out struct {
 	runtime.Status
+	*Report
+}
+
+// Report is the audit proper. Its fields are not "required" in the schema because a
+// refusal omits them; every non-refused result carries all of them.
+type Report struct {
+	ProjectDir            string                `json:"project_dir"`
+	HostInventoryIncluded bool                  `json:"host_inventory_included"`
+	Configs               []mcpconfig.Config    `json:"configs"`
+	ServerCount           int                   `json:"server_count"`
+	DuplicateNames        []string              `json:"duplicate_names"`
+	Malformed             []mcpconfig.Malformed `json:"malformed"`
 }
 
 // Tool is the mcp_audit tool definition.
@@ -34,6 +56,8 @@ var Tool = runtime.Define(runtime.Def[In, Out]{
 
 func init() { runtime.Register(Tool) }
 
+// classify: project scope is read-only; reading user-level configs or an arbitrary
+// file is a broader request the host should approve (§8.2).
 func classify(a runtime.Args) runtime.Class {
 	if a.Bool("include_host") || strings.TrimSpace(a.String("config_path")) != "" {
 		return runtime.ApprovalRequired
@@ -41,6 +65,43 @@ func classify(a runtime.Args) runtime.Class {
 	return runtime.ReadOnly
 }
 
-func handle(_ context.Context, _ *runtime.Env, _ In) (Out, error) {
-	return Out{Status: runtime.Status{Status: "unavailable", Error: "mcp_audit is " + runtime.NotImplementedSuffix}}, nil
+func handle(_ context.Context, env *runtime.Env, in In) (Out, error) {
+	root, err := runtime.ResolveDir(env, in.Cwd)
+	if err != nil {
+		return Out{Status: runtime.Status{Status: "invalid_input", Error: err.Error()}}, nil
+	}
+	lexical := lexicalRoot(env, in.Cwd)
+	sources := mcpconfig.ProjectSources(root)
+	if in.IncludeHost {
+		for _, s := range mcpconfig.HostSources(env) {
+			sources = mcpconfig.AppendUnique(sources, s.Contained(root, lexical))
+		}
+	}
+	if strings.TrimSpace(in.ConfigPath) != "" {
+		sources = mcpconfig.AppendUnique(sources, mcpconfig.ExplicitSource(env, root, lexical, in.ConfigPath))
+	}
+	configs := mcpconfig.ReadAll(sources)
+	count, dups, malformed := mcpconfig.Totals(configs)
+	status := "ok"
+	if len(malformed) > 0 || len(dups) > 0 {
+		status = "issues_found"
+	}
+	return Out{
+		Status: runtime.Status{Status: status},
+		Report: &Report{ProjectDir: root, HostInventoryIncluded: in.IncludeHost, Configs: configs,
+			ServerCount: count, DuplicateNames: dups, Malformed: malformed},
+	}, nil
+}
+
+// lexicalRoot is the project directory as named, before links were resolved, so a
+// config_path spelled under it still counts as a project file.
+func lexicalRoot(env *runtime.Env, cwd string) string {
+	p := strings.TrimSpace(cwd)
+	if p == "" {
+		p = env.ProjectDir
+	}
+	if abs, err := filepath.Abs(p); err == nil && p != "" {
+		return abs
+	}
+	return ""
 }

@@ -1,0 +1,220 @@
+package mcpaudit
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/runtime/runtimetest"
+)
+
+func tempRoot(t *testing.T) string {
+	t.Helper()
+	r, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func write(t *testing.T, p, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// call runs the tool as the gate would (validated args through Tool.Call), checks the
+// result against the advertised output schema and returns it as generic JSON.
+func call(t *testing.T, env *runtime.Env, args map[string]any) (map[string]any, string) {
+	t.Helper()
+	out, err := Tool.Call(context.Background(), env, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	if err := runtimetest.CheckOutput(Tool, m); err != nil {
+		t.Fatalf("output does not match the schema: %v\n%s", err, b)
+	}
+	return m, string(b)
+}
+
+func envFor(project, host string, vars map[string]string) *runtime.Env {
+	return &runtime.Env{Host: host, ProjectDir: project, Getenv: func(k string) string { return vars[k] }}
+}
+
+func TestClassify(t *testing.T) {
+	tests := []struct {
+		args runtime.Args
+		want runtime.Class
+	}{
+		{runtime.Args{}, runtime.ReadOnly},
+		{runtime.Args{"include_host": false, "cwd": "/x"}, runtime.ReadOnly},
+		{runtime.Args{"config_path": "   "}, runtime.ReadOnly},
+		{runtime.Args{"include_host": true}, runtime.ApprovalRequired},
+		{runtime.Args{"include_host": "true"}, runtime.ReadOnly},
+		{runtime.Args{"config_path": "x.json"}, runtime.ApprovalRequired},
+	}
+	for _, tt := range tests {
+		if got := Tool.Classify(tt.args); got != tt.want {
+			t.Errorf("Classify(%v) = %s, want %s", tt.args, got, tt.want)
+		}
+	}
+}
+
+func TestProjectScopeDefault(t *testing.T) {
+	root := tempRoot(t)
+	home := tempRoot(t)
+	write(t, filepath.Join(root, ".mcp.json"), `{"mcpServers":{"a":{"command":"x"},"b":{"url":"u"}}}`)
+	write(t, filepath.Join(home, ".claude.json"), `{"mcpServers":{"host":{"command":"x"}}}`)
+	got, _ := call(t, envFor(root, "claude", map[string]string{"HOME": home}), map[string]any{})
+	want := map[string]any{
+		"status": "ok", "execution_started": false, "project_dir": root, "host_inventory_included": false,
+		"server_count": 2.0, "duplicate_names": []any{}, "malformed": []any{},
+		"configs": []any{map[string]any{"file": filepath.Join(root, ".mcp.json"), "servers": []any{
+			map[string]any{"name": "a", "valid": true, "transport": "command", "has_command": true, "has_url": false, "arg_count": 0.0, "has_env": false},
+			map[string]any{"name": "b", "valid": true, "transport": "url", "has_command": false, "has_url": true, "arg_count": 0.0, "has_env": false},
+		}}},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got)\n%s", diff)
+	}
+}
+
+func TestHostAndDuplicates(t *testing.T) {
+	root := tempRoot(t)
+	home := tempRoot(t)
+	appdata := filepath.Join(home, "AppData", "Roaming")
+	codex := filepath.Join(home, "codexhome")
+	write(t, filepath.Join(root, ".mcp.json"), `{"mcpServers":{"shared":{"command":"x"}}}`)
+	write(t, filepath.Join(home, ".claude.json"), `{"mcpServers":{"shared":{"command":"y"},"solo":{"url":"u"}}}`)
+	write(t, filepath.Join(appdata, "Claude", "claude_desktop_config.json"), `{"mcpServers":{"desk":{"command":"z"}}}`)
+	write(t, filepath.Join(codex, "config.toml"), "[mcp_servers.shared]\ncommand = 'c'\n[mcp_servers.cx]\nurl = 'u'\n")
+	vars := map[string]string{"HOME": home, "APPDATA": appdata, "CODEX_HOME": codex}
+
+	files := func(m map[string]any) []string {
+		var out []string
+		for _, c := range m["configs"].([]any) {
+			out = append(out, c.(map[string]any)["file"].(string))
+		}
+		return out
+	}
+	claude, _ := call(t, envFor(root, "claude", vars), map[string]any{"include_host": true})
+	if diff := cmp.Diff([]string{filepath.Join(root, ".mcp.json"), filepath.Join(home, ".claude.json"),
+		filepath.Join(appdata, "Claude", "claude_desktop_config.json")}, files(claude)); diff != "" {
+		t.Errorf("claude host files (-want +got)\n%s", diff)
+	}
+	if claude["status"] != "issues_found" || !cmp.Equal(claude["duplicate_names"], []any{"shared"}) ||
+		claude["server_count"] != 4.0 || claude["host_inventory_included"] != true {
+		t.Errorf("claude host result: %v", claude)
+	}
+	codexOut, _ := call(t, envFor(root, "codex", vars), map[string]any{"include_host": true})
+	if n := len(files(codexOut)); n != 4 || files(codexOut)[3] != filepath.Join(codex, "config.toml") {
+		t.Errorf("codex host files: %v", files(codexOut))
+	}
+	if codexOut["server_count"] != 6.0 {
+		t.Errorf("codex server_count = %v", codexOut["server_count"])
+	}
+}
+
+func TestReparseProjectConfig(t *testing.T) {
+	root := tempRoot(t)
+	outside := tempRoot(t)
+	write(t, filepath.Join(outside, "cfg.json"), `{"mcpServers":{"evil":{"command":"x"}}}`)
+	if err := os.Symlink(filepath.Join(outside, "cfg.json"), filepath.Join(root, ".mcp.json")); err != nil {
+		t.Skip(err)
+	}
+	got, _ := call(t, envFor(root, "claude", nil), map[string]any{})
+	if got["status"] != "issues_found" || got["server_count"] != 0.0 {
+		t.Fatalf("got %v", got)
+	}
+	mal := got["malformed"].([]any)
+	if len(mal) != 1 || !strings.Contains(mal[0].(map[string]any)["error"].(string), "reparse point") {
+		t.Fatalf("malformed = %v", mal)
+	}
+	// The same file named through config_path is still a project file: guarded.
+	got, _ = call(t, envFor(root, "claude", nil), map[string]any{"config_path": ".mcp.json"})
+	if len(got["configs"].([]any)) != 1 {
+		t.Errorf("config_path equal to .mcp.json must be deduplicated: %v", got["configs"])
+	}
+	got, _ = call(t, envFor(root, "claude", nil), map[string]any{"config_path": filepath.Join(root, "sub", "..", ".mcp.json")})
+	if len(got["configs"].([]any)) != 1 || got["server_count"] != 0.0 {
+		t.Errorf("a project path via config_path must be guarded and deduplicated: %v", got)
+	}
+}
+
+func TestConfigPathOutsideProject(t *testing.T) {
+	root := tempRoot(t)
+	other := tempRoot(t)
+	write(t, filepath.Join(other, "real.json"), `{"mcpServers":{"x":{"command":"c"}}}`)
+	if err := os.Symlink(filepath.Join(other, "real.json"), filepath.Join(other, "link.json")); err != nil {
+		t.Skip(err)
+	}
+	// An explicit host path is a plain read: links outside the project are followed.
+	got, _ := call(t, envFor(root, "claude", nil), map[string]any{"config_path": filepath.Join(other, "link.json")})
+	if got["status"] != "ok" || got["server_count"] != 1.0 {
+		t.Fatalf("got %v", got)
+	}
+	got, _ = call(t, envFor(root, "claude", nil), map[string]any{"config_path": filepath.Join(other, "missing.json")})
+	if got["status"] != "ok" || len(got["configs"].([]any)) != 0 {
+		t.Fatalf("a missing config_path is omitted: %v", got)
+	}
+}
+
+func TestInvalidCwd(t *testing.T) {
+	root := tempRoot(t)
+	write(t, filepath.Join(root, "file"), "x")
+	got, raw := call(t, envFor(root, "claude", nil), map[string]any{"cwd": filepath.Join(root, "file")})
+	want := map[string]any{"status": "invalid_input", "error": "Not a directory: " + filepath.Join(root, "file"), "execution_started": false}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got)\n%s\n%s", diff, raw)
+	}
+}
+
+// TestNoSecretsInResult plants distinctive secrets in every command, URL, argument and
+// env value of project, host, Codex and explicit configs, and greps the whole result.
+func TestNoSecretsInResult(t *testing.T) {
+	root := tempRoot(t)
+	home := tempRoot(t)
+	codex := filepath.Join(home, ".codex")
+	secrets := []string{"S3CR3T-CMD", "S3CR3T-URL", "S3CR3T-ARG", "S3CR3T-ENV", "S3CR3T-TOML-CMD", "S3CR3T-TOML-ENV", "S3CR3T-EXPLICIT"}
+	write(t, filepath.Join(root, ".mcp.json"), `{"mcpServers":{
+		"p1": {"command": "S3CR3T-CMD", "args": ["--key", "S3CR3T-ARG"], "env": {"TOKEN": "S3CR3T-ENV"}},
+		"p2": {"url": "https://S3CR3T-URL.example/mcp", "args": "S3CR3T-ARG"},
+		"p3": {"env": {"A": "S3CR3T-ENV"}, "args": ["S3CR3T-ARG"]}}}`)
+	write(t, filepath.Join(root, ".continue", "config.json"), `{"mcpServers":{"c":{"command":"S3CR3T-CMD S3CR3T-ARG"}}}`)
+	write(t, filepath.Join(home, ".claude.json"), `{"mcpServers":{"h":{"url":"S3CR3T-URL","env":{"K":"S3CR3T-ENV"}}},"oauthAccount":{"token":"S3CR3T-ENV"}}`)
+	write(t, filepath.Join(codex, "config.toml"), "[mcp_servers.t]\ncommand = \"S3CR3T-TOML-CMD\"\nargs = [\"S3CR3T-ARG\"]\n[mcp_servers.t.env]\nKEY = \"S3CR3T-TOML-ENV\"\n")
+	write(t, filepath.Join(home, "extra.json"), `{"mcpServers":{"e":{"command":"S3CR3T-EXPLICIT","args":[1,"S3CR3T-EXPLICIT"]}}}`)
+	_, raw := call(t, envFor(root, "codex", map[string]string{"HOME": home}),
+		map[string]any{"include_host": true, "config_path": filepath.Join(home, "extra.json")})
+	for _, s := range secrets {
+		if strings.Contains(raw, s) {
+			t.Errorf("secret %s leaked in %s", s, raw)
+		}
+	}
+	for _, field := range []string{`"command":`, `"url":`, `"args":`, `"env":`} {
+		if strings.Contains(raw, field) {
+			t.Errorf("raw field %s in %s", field, raw)
+		}
+	}
+	if !strings.Contains(raw, `"name":"t"`) || !strings.Contains(raw, `"name":"e"`) || !strings.Contains(raw, `"name":"p3"`) {
+		t.Errorf("expected every config to be summarised: %s", raw)
+	}
+}
