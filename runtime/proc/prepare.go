@@ -63,38 +63,33 @@ func prepare(req Request) (*prepared, *Receipt) {
 		return nil, refusal(argv, "Timeout must not be negative: %s", req.Timeout)
 	}
 
-	var expected Identity
-	if req.Expected != nil {
-		if !req.Expected.Valid() {
-			r := refusal(argv, "Expected executable identity is invalid: kind must be file, app_execution_alias or powershell_script and sha256 must be 64 hexadecimal characters")
-			r.IdentityInvalid = true
-			return nil, r
-		}
-		expected = *req.Expected
-	} else {
-		id, err := Fingerprint(exe)
-		if err != nil {
+	p := &prepared{path: exe, args: argv}
+	if req.Expected != nil && !req.Expected.Valid() {
+		r := refusal(argv, "Expected executable identity is invalid: kind must be file, app_execution_alias or powershell_script and sha256 must be 64 hexadecimal characters")
+		r.IdentityInvalid = true
+		return nil, r
+	}
+	if req.Expected != nil && !kindAllowed(req.Expected.Kind, exe) {
+		r := refusal(argv, "Executable identity kind %s does not fit %s", req.Expected.Kind, exe)
+		r.IdentityMismatch = true
+		return nil, r
+	}
+	s, err := openSeal(exe)
+	if err != nil {
+		if req.Expected == nil {
+			// Nothing was reviewed: this is a snapshot that could not be taken.
 			r := refusal(argv, "Executable identity could not be established: %v", err)
 			r.IdentityUnavailable = true
 			return nil, r
 		}
-		expected = id
-	}
-	if !kindAllowed(expected.Kind, exe) {
-		r := refusal(argv, "Executable identity kind %s does not fit %s", expected.Kind, exe)
-		r.IdentityMismatch = true
-		return nil, r
-	}
-
-	p := &prepared{path: exe, args: argv}
-	s, err := openSeal(exe)
-	if err != nil {
 		r := refusal(argv, "Executable identity could not be held: %v", err)
 		r.IdentityMismatch = true
 		return nil, r
 	}
 	p.seals = append(p.seals, s)
-	if !s.id.Equal(expected) {
+	// Without a reviewed identity the seal itself is the snapshot: the bytes hashed
+	// now are the bytes held until the spawn.
+	if req.Expected != nil && !s.id.Equal(*req.Expected) {
 		p.release()
 		r := refusal(argv, "Executable identity changed since it was reviewed: %s", exe)
 		r.IdentityMismatch = true

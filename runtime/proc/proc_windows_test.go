@@ -308,6 +308,19 @@ func TestAppExecutionAliasSealedThroughLaunch(t *testing.T) {
 	if _, err := os.Lstat(alias); err != nil || os.Getenv("LOCALAPPDATA") == "" {
 		t.Skip("no winget App Execution Alias here")
 	}
+	dir := filepath.Dir(alias)
+	got, ok := NewResolver(func(k string) string {
+		if k == "PATH" {
+			return dir
+		}
+		return ""
+	}).Resolve("winget")
+	if !ok || !strings.EqualFold(got, alias) {
+		t.Errorf("Resolve(winget) = %q, %v; want the alias %q", got, ok, alias)
+	}
+	if !SamePath(alias, strings.ToUpper(alias)) {
+		t.Error("SamePath does not accept the alias as a file")
+	}
 	id, err := Fingerprint(alias)
 	if err != nil {
 		t.Fatal(err)

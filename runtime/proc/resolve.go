@@ -41,14 +41,14 @@ func (r PathResolver) Resolve(name string) (string, bool) {
 	return r.resolve(name)
 }
 
-// isExecutableFile reports whether path names an existing regular file (links
-// followed) that the platform would run.
+// isExecutableFile reports whether path names an existing file (links followed) that
+// the platform would run.
 func isExecutableFile(path string) bool {
 	fi, err := os.Stat(path)
-	return err == nil && fi.Mode().IsRegular() && executableMode(fi)
+	return err == nil && executableMode(fi)
 }
 
-// SamePath reports whether a and b are both absolute, both exist as regular files
+// SamePath reports whether a and b are both absolute, both exist as files
 // after every link is resolved, and name the same resolved path (case-insensitively
 // on Windows).
 func SamePath(a, b string) bool {
@@ -76,7 +76,7 @@ func realFile(p string) (string, bool) {
 		return "", false
 	}
 	fi, err := os.Stat(r)
-	if err != nil || !fi.Mode().IsRegular() {
+	if err != nil || !fileLike(fi) {
 		return "", false
 	}
 	return filepath.Clean(r), true

@@ -44,6 +44,10 @@ func (r PathResolver) resolve(name string) (string, bool) {
 	return "", false
 }
 
-func executableMode(fi fs.FileInfo) bool { return fi.Mode().Perm()&0o111 != 0 }
+// executableMode: a regular file with an execute bit.
+func executableMode(fi fs.FileInfo) bool { return fileLike(fi) && fi.Mode().Perm()&0o111 != 0 }
+
+// fileLike: a regular file.
+func fileLike(fi fs.FileInfo) bool { return fi.Mode().IsRegular() }
 
 func pathsEqual(a, b string) bool { return a == b }

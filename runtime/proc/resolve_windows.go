@@ -107,6 +107,16 @@ func (r PathResolver) expandHome(e string) string {
 	return home + e[1:]
 }
 
-func executableMode(fs.FileInfo) bool { return true }
+// fileLike accepts regular files and, because os.Stat cannot follow an App Execution
+// Alias (IO_REPARSE_TAG_APPEXECLINK, e.g. WindowsApps\winget.exe) and reports it as
+// ModeIrregular, irregular non-directories too. Fingerprint later accepts only the
+// alias tag among reparse points, so any other oddity fails identity, not resolution.
+func fileLike(fi fs.FileInfo) bool {
+	m := fi.Mode()
+	return m.IsRegular() || m&fs.ModeIrregular != 0 && !m.IsDir()
+}
+
+// executableMode: Windows has no execute bit; the extension rules decide.
+func executableMode(fi fs.FileInfo) bool { return fileLike(fi) }
 
 func pathsEqual(a, b string) bool { return strings.EqualFold(a, b) }
