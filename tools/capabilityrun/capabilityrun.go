@@ -1,10 +1,16 @@
-// Package capabilityrun is the capability_run tool.
+// Package capabilityrun is the capability_run tool: plan (execute:false) or run a
+// catalog capability through the capability engine (runtime/capability), bound to the
+// executable identity the caller reviewed.
 package capabilityrun
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/runtime/capability"
+	"github.com/windows-dev-agent/wda/runtime/catalog"
+	"github.com/windows-dev-agent/wda/runtime/proc"
 )
 
 // In is the input of capability_run.
@@ -17,10 +23,8 @@ type In struct {
 	TimeoutSeconds int `json:"timeout_seconds,omitempty" jsonschema:"minimum=1,maximum=600,default=120,description=Timeout in seconds."`
 }
 
-// Out is the result of capability_run.
-type Out struct {
-	runtime.Status
-}
+// Out is the result of capability_run: the engine's merged plan + receipt + status.
+type Out = capability.Result
 
 // Tool is the capability_run tool definition.
 var Tool = runtime.Define(runtime.Def[In, Out]{
@@ -36,13 +40,43 @@ var Tool = runtime.Define(runtime.Def[In, Out]{
 
 func init() { runtime.Register(Tool) }
 
+// classify is the hook-side class (tools.md §3.3): a plan is read-only; an execution
+// takes the effective class of the named capability in the shipped catalog, and an
+// unknown capability or an unreadable catalog is approval-required.
 func classify(a runtime.Args) runtime.Class {
 	if !a.Bool("execute") {
 		return runtime.ReadOnly
 	}
-	return runtime.ApprovalRequired
+	cat, err := catalog.Shipped()
+	if err != nil {
+		return runtime.ApprovalRequired
+	}
+	cp, ok := cat.Get(a.String("capability"))
+	if !ok {
+		return runtime.ApprovalRequired
+	}
+	var extra []string
+	if l, ok := a["extra_args"].([]any); ok {
+		for _, x := range l {
+			s, _ := x.(string)
+			extra = append(extra, s)
+		}
+	}
+	return capability.EffectiveClass(cp.Safety, extra)
 }
 
-func handle(_ context.Context, _ *runtime.Env, _ In) (Out, error) {
-	return Out{Status: runtime.Status{Status: "unavailable", Error: "capability_run is " + runtime.NotImplementedSuffix}}, nil
+func handle(ctx context.Context, env *runtime.Env, in In) (Out, error) {
+	dir, err := runtime.ResolveDir(env, in.Cwd)
+	if err != nil {
+		return Out{Status: runtime.Status{Status: "invalid_input", Error: err.Error()}, Capability: in.Capability}, nil
+	}
+	cat, err := catalog.LoadOrShipped(env.Catalog)
+	if err != nil {
+		// Not a domain outcome: the server answers with JSON-RPC -32000 and this text.
+		return Out{}, fmt.Errorf("capability catalog could not be loaded: %w", err)
+	}
+	e := &capability.Engine{Catalog: cat, Resolver: proc.NewResolver(env.Lookup), Runner: proc.Exec{},
+		Fingerprint: proc.Fingerprint, SamePath: proc.SamePath}
+	return e.Run(ctx, capability.Request{Capability: in.Capability, ExtraArgs: in.ExtraArgs, Dir: dir,
+		Execute: in.Execute, Expected: in.Identity, TimeoutSeconds: in.TimeoutSeconds}), nil
 }

@@ -1,0 +1,46 @@
+//go:build !windows
+
+package capabilityrun_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/windows-dev-agent/wda/runtime"
+)
+
+// TestPlanThenExecute runs the shipped test-go capability's shape end to end through
+// the tool: plan, echo, run in the resolved cwd; then a changed executable is stale.
+func TestPlanThenExecute(t *testing.T) {
+	dir, path := toolDir(t, "go", "#!/bin/sh\necho \"args: $*\"\npwd\n")
+	e := env(t, dir, "")
+	project, _ := filepath.EvalSymlinks(e.ProjectDir)
+	sub := filepath.Join(project, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	plan := call(t, e, runtime.Args{"capability": "test-go", "cwd": sub})
+	if plan["status"] != "planned" {
+		t.Fatalf("plan %v", plan)
+	}
+	echo := runtime.Args{"capability": "test-go", "cwd": sub, "execute": true, "timeout_seconds": 30,
+		"expected_executable":                 plan["executable"],
+		"expected_executable_identity_kind":   plan["executable_identity_kind"],
+		"expected_executable_identity_sha256": plan["executable_identity_sha256"]}
+	run := call(t, e, echo)
+	if run["status"] != "completed" || run["execution_started"] != true || run["succeeded"] != true ||
+		run["returncode"] != float64(0) || run["stdout"] != "args: test ./...\n"+sub+"\n" {
+		t.Fatalf("run %v", run)
+	}
+	if err := os.WriteFile(path, []byte("#!/bin/sh\ntouch "+filepath.Join(sub, "ran")+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	stale := call(t, e, echo)
+	if stale["status"] != "stale_plan" || stale["execution_started"] != false {
+		t.Fatalf("stale %v", stale)
+	}
+	if _, err := os.Stat(filepath.Join(sub, "ran")); !os.IsNotExist(err) {
+		t.Fatal("a changed executable ran")
+	}
+}
