@@ -64,7 +64,7 @@ func systemFacts(reg Registry) (System, error) {
 	product, _, _ := reg.String(LocalMachine, keyCurrentVer, "ProductName") // cosmetic; a default follows
 	build := strconv.FormatUint(uint64(v.BuildNumber), 10)
 	return System{
-		OSName:                caption(product, v.BuildNumber),
+		OSName:                caption(product, v),
 		OSVersion:             fmt.Sprintf("%d.%d.%d", v.MajorVersion, v.MinorVersion, v.BuildNumber),
 		OSBuild:               build,
 		Architecture:          osArchitecture(),
@@ -74,23 +74,44 @@ func systemFacts(reg Registry) (System, error) {
 	}, nil
 }
 
-// caption builds a WMI-like caption ("Microsoft Windows 11 Pro") from ProductName,
-// correcting the "Windows 10" that Windows 11 still reports by the build number.
-func caption(product string, build uint32) string {
-	p := strings.TrimSpace(product)
-	if p == "" {
-		p = "Windows"
-		if build >= 10240 {
-			p = "Windows 10"
+// caption builds a WMI-like caption ("Microsoft Windows 11 Pro"). The version label
+// comes from RtlGetVersion (ProductName still says "Windows 10" on Windows 11, and a
+// stale ProductName can name another release); only the edition comes from
+// ProductName. Servers keep ProductName as is.
+func caption(product string, v *windows.OsVersionInfoEx) string {
+	p := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(product), "Microsoft "))
+	const workstation = 1 // VER_NT_WORKSTATION
+	if v.ProductType != workstation && p != "" {
+		return "Microsoft " + p
+	}
+	label := ""
+	switch {
+	case v.MajorVersion == 10 && v.BuildNumber >= 22000:
+		label = "11"
+	case v.MajorVersion == 10:
+		label = "10"
+	case v.MajorVersion == 6 && v.MinorVersion == 3:
+		label = "8.1"
+	case v.MajorVersion == 6 && v.MinorVersion == 2:
+		label = "8"
+	case v.MajorVersion == 6 && v.MinorVersion == 1:
+		label = "7"
+	}
+	edition := ""
+	if rest, ok := strings.CutPrefix(p, "Windows "); ok {
+		// Drop the release word ProductName carries ("10", "7", "8.1", ...).
+		if i := strings.IndexByte(rest, ' '); i >= 0 {
+			edition = strings.TrimSpace(rest[i+1:])
 		}
 	}
-	if build >= 22000 {
-		p = strings.Replace(p, "Windows 10", "Windows 11", 1)
+	c := "Microsoft Windows"
+	if label != "" {
+		c += " " + label
 	}
-	if !strings.HasPrefix(p, "Microsoft ") {
-		p = "Microsoft " + p
+	if edition != "" {
+		c += " " + edition
 	}
-	return p
+	return c
 }
 
 // osArchitecture is the OS (not process) architecture in WMI's OSArchitecture words.
