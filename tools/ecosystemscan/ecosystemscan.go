@@ -1,10 +1,29 @@
-// Package ecosystemscan is the ecosystem_scan tool.
+// Package ecosystemscan is the ecosystem_scan tool (tools.md §3.8): an inventory of the
+// project's AI/editor ecosystem (VS Code recommendations, MCP configs, agent config
+// markers) and, with include_host, installed VS Code extensions, Claude plugins, Codex
+// plugin folders and user-level MCP configs; with include_packages, winget list.
+//
+// It owns the tool definition, its classification and the inventory. A project-only
+// scan must never resolve an executable or start a process (a test fails if the
+// resolver is even consulted); processes start only through runtime/proc; project files
+// are read only through runtime/guard; MCP configs are summarised structurally by
+// runtime/mcpconfig and never returned raw. Unreadable parts become warnings, never a
+// failed scan.
+//
+// Decisions where the spec is silent: on Codex the host MCP configs include
+// $CODEX_HOME/config.toml (as in mcp_audit); a missing `code` CLI is reported with the
+// warning "VS Code CLI (code) is not available" (mirroring winget's), because an empty
+// installed list would otherwise look like "no extensions"; AGENTS.md is an agent
+// config marker (the issue lists it beside CLAUDE.md); winget lines are normalised as a
+// console would show them (spinner overwrites removed) and blank lines are skipped
+// before the 300-line cut.
 package ecosystemscan
 
 import (
 	"context"
 
 	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/runtime/mcpconfig"
 )
 
 // In is the input of ecosystem_scan.
@@ -14,9 +33,49 @@ type In struct {
 	IncludePackages bool   `json:"include_packages,omitempty" jsonschema:"default=false,description=Also list installed WinGet packages (requires include_host)."`
 }
 
-// Out is the result of ecosystem_scan.
+// Out is the result of ecosystem_scan. Inventory is absent when the call was refused.
 type Out struct {
 	runtime.Status
+	Inventory *Inventory `json:"inventory,omitempty"`
+}
+
+// Inventory is what was found. Lists are never null.
+type Inventory struct {
+	ProjectRoot           string             `json:"project_root" jsonschema:"required"`
+	HostInventoryIncluded bool               `json:"host_inventory_included" jsonschema:"required"`
+	VSCode                VSCode             `json:"vscode" jsonschema:"required"`
+	MCP                   []mcpconfig.Config `json:"mcp" jsonschema:"required"`
+	AgentConfigs          []string           `json:"agent_configs" jsonschema:"required"`
+	ClaudePlugins         []string           `json:"claude_plugins" jsonschema:"required"`
+	Packages              Packages           `json:"packages" jsonschema:"required"`
+	Warnings              []string           `json:"warnings" jsonschema:"required"`
+	OverlapHints          []string           `json:"overlap_hints" jsonschema:"required"`
+	// CodexPlugins is present only on Codex hosts when host inventory was requested.
+	CodexPlugins *CodexPlugins `json:"codex_plugins,omitempty"`
+}
+
+// VSCode holds workspace recommendations and (host scans) installed extension IDs.
+type VSCode struct {
+	Recommended []string `json:"recommended" jsonschema:"required"`
+	Installed   []string `json:"installed" jsonschema:"required"`
+}
+
+// Packages is the winget list inventory; Items holds at most MaxPackageLines lines.
+type Packages struct {
+	Queried bool     `json:"queried" jsonschema:"required"`
+	Items   []string `json:"items" jsonschema:"required"`
+}
+
+// CodexPlugins is the Codex plugin-folder inventory (hosts.md §2.8).
+type CodexPlugins struct {
+	// Root is $CODEX_HOME/plugins.
+	Root string `json:"root" jsonschema:"required"`
+	// Personal are the plugin directory names under Root except cache and data.
+	Personal []string `json:"personal" jsonschema:"required"`
+	// CacheMarketplaces are the directory names under Root/cache.
+	CacheMarketplaces []string `json:"cache_marketplaces" jsonschema:"required"`
+	// ConfigFile is $CODEX_HOME/config.toml when it exists, else null.
+	ConfigFile *string `json:"config_file" jsonschema:"required,nullable"`
 }
 
 // Tool is the ecosystem_scan tool definition.
@@ -28,18 +87,18 @@ var Tool = runtime.Define(runtime.Def[In, Out]{
 	Annotations: runtime.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false},
 	ProjectArg:  "cwd",
 	Classify:    classify,
-	Handle:      handle,
+	Handle: func(ctx context.Context, env *runtime.Env, in In) (Out, error) {
+		return scan(ctx, env, in, defaultDeps())
+	},
 })
 
 func init() { runtime.Register(Tool) }
 
+// classify: a project-only scan is read-only; include_host (exactly true) reads user
+// state and may start processes, so the host should approve it (§8.2).
 func classify(a runtime.Args) runtime.Class {
 	if a.Bool("include_host") {
 		return runtime.ApprovalRequired
 	}
 	return runtime.ReadOnly
-}
-
-func handle(_ context.Context, _ *runtime.Env, _ In) (Out, error) {
-	return Out{Status: runtime.Status{Status: "unavailable", Error: "ecosystem_scan is " + runtime.NotImplementedSuffix}}, nil
 }

@@ -1,0 +1,131 @@
+package ecosystemscan
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/windows-dev-agent/wda/runtime/mcpconfig"
+	"github.com/windows-dev-agent/wda/runtime/proc"
+	"github.com/windows-dev-agent/wda/runtime/wingettable"
+)
+
+// Host inventory limits (tools.md §3.8, §7.5).
+const (
+	CodeTimeout       = 20 * time.Second
+	WingetTimeout     = 90 * time.Second
+	WingetStdoutLimit = 64 << 10
+	MaxPackageLines   = 300
+)
+
+// Warnings with contractual wording.
+const (
+	WarnCodeIncomplete   = "VS Code extension inventory output was incomplete or truncated"
+	WarnCodeFailed       = "VS Code extension inventory failed"
+	WarnCodeMissing      = "VS Code CLI (code) is not available"
+	WarnWingetIncomplete = "winget list output was incomplete or truncated"
+	WarnWingetFailed     = "winget list failed"
+	WarnWingetMissing    = "winget is not available"
+)
+
+// WingetListArgs follow the executable in the winget list argv.
+var WingetListArgs = []string{"list", "--source", "winget", "--disable-interactivity"}
+
+// vscodeExtensions runs `code --list-extensions`; only a whole, successful output
+// counts as the installed list.
+func (s *scanner) vscodeExtensions(root string) {
+	code, ok := s.deps.resolve(s.env, "code")
+	if !ok {
+		s.warn(WarnCodeMissing)
+		return
+	}
+	r := s.deps.run(s.ctx, proc.Request{Argv: []string{code, "--list-extensions"}, Dir: root, Timeout: CodeTimeout})
+	s.started = s.started || r.ExecutionStarted
+	switch {
+	case !r.Succeeded:
+		s.warn(WarnCodeFailed)
+	case !r.StdoutWhole():
+		s.warn(WarnCodeIncomplete)
+	default:
+		for _, l := range strings.Split(r.Stdout, "\n") {
+			if l = strings.TrimSpace(l); l != "" {
+				s.inv.VSCode.Installed = append(s.inv.VSCode.Installed, l)
+			}
+		}
+	}
+}
+
+// packages runs winget list with a 64 KiB stdout cap and keeps the first 300 lines of
+// a whole, successful output.
+func (s *scanner) packages(root string) {
+	s.inv.Packages.Queried = true
+	winget, ok := s.deps.resolve(s.env, "winget")
+	if !ok {
+		s.warn(WarnWingetMissing)
+		return
+	}
+	argv := append([]string{winget}, WingetListArgs...)
+	r := s.deps.run(s.ctx, proc.Request{Argv: argv, Dir: root, Timeout: WingetTimeout, StdoutLimit: WingetStdoutLimit})
+	s.started = s.started || r.ExecutionStarted
+	switch {
+	case !r.Succeeded:
+		s.warn(WarnWingetFailed)
+	case !r.StdoutWhole():
+		s.warn(WarnWingetIncomplete)
+	default:
+		for _, l := range wingettable.Lines(r.Stdout) {
+			if strings.TrimSpace(l) == "" {
+				continue
+			}
+			if len(s.inv.Packages.Items) == MaxPackageLines {
+				break
+			}
+			s.inv.Packages.Items = append(s.inv.Packages.Items, l)
+		}
+	}
+}
+
+// claudePlugins lists ~/.claude/plugins child names, sorted.
+func (s *scanner) claudePlugins() {
+	home := mcpconfig.HomeDir(s.env)
+	if home == "" {
+		return
+	}
+	dir := filepath.Join(home, ".claude", "plugins")
+	names, err := childNames(dir, false)
+	if err != nil {
+		s.warn("Could not read %s: %v", dir, err)
+		return
+	}
+	s.inv.ClaudePlugins = names
+}
+
+// childNames lists the names in dir, sorted ([] when dir is missing). With dirsOnly,
+// only directories count (a link to a directory included).
+func childNames(dir string, dirsOnly bool) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return []string{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	names := []string{}
+	for _, e := range entries {
+		if dirsOnly && !e.IsDir() {
+			if e.Type()&fs.ModeSymlink == 0 {
+				continue
+			}
+			if fi, err := os.Stat(filepath.Join(dir, e.Name())); err != nil || !fi.IsDir() {
+				continue
+			}
+		}
+		names = append(names, e.Name())
+	}
+	slices.Sort(names)
+	return names, nil
+}

@@ -1,0 +1,348 @@
+package ecosystemscan
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/runtime/proc"
+	"github.com/windows-dev-agent/wda/runtime/runtimetest"
+)
+
+func tempRoot(t *testing.T) string {
+	t.Helper()
+	r, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func write(t *testing.T, p, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// recorder is a fake resolver and runner that records every consultation.
+type recorder struct {
+	mu       sync.Mutex
+	resolved []string
+	runs     []proc.Request
+	paths    map[string]string       // name → absolute path; absent = not installed
+	receipts map[string]proc.Receipt // name → receipt
+}
+
+func (r *recorder) deps() deps {
+	return deps{
+		resolve: func(_ *runtime.Env, name string) (string, bool) {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			r.resolved = append(r.resolved, name)
+			p, ok := r.paths[name]
+			return p, ok
+		},
+		run: func(_ context.Context, req proc.Request) proc.Receipt {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			r.runs = append(r.runs, req)
+			for name, p := range r.paths {
+				if req.Argv[0] == p {
+					rc := r.receipts[name]
+					rc.Argv = req.Argv
+					return rc
+				}
+			}
+			return proc.Receipt{Error: "unexpected argv"}
+		},
+	}
+}
+
+// forbidden fails the test on any executable lookup or process start.
+func forbidden(t *testing.T) deps {
+	return deps{
+		resolve: func(_ *runtime.Env, name string) (string, bool) {
+			t.Errorf("resolver consulted for %q in a project-only scan", name)
+			return "", false
+		},
+		run: func(_ context.Context, req proc.Request) proc.Receipt {
+			t.Errorf("process started in a project-only scan: %v", req.Argv)
+			return proc.Receipt{}
+		},
+	}
+}
+
+func ok(stdout string) proc.Receipt {
+	rc := 0
+	return proc.Receipt{Succeeded: true, ReturnCode: &rc, Stdout: stdout, ExecutionStarted: true,
+		OutputCaptureComplete: true, OutputCaptureSettled: true}
+}
+
+func run(t *testing.T, env *runtime.Env, in In, d deps) (Out, map[string]any) {
+	t.Helper()
+	out, err := scan(context.Background(), env, in, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(out)
+	var m map[string]any
+	json.Unmarshal(b, &m)
+	if err := runtimetest.CheckOutput(Tool, m); err != nil {
+		t.Fatalf("output does not match the schema: %v\n%s", err, b)
+	}
+	return out, m
+}
+
+func envFor(project, host string, vars map[string]string) *runtime.Env {
+	return &runtime.Env{Host: host, ProjectDir: project, Getenv: func(k string) string { return vars[k] }}
+}
+
+func TestClassify(t *testing.T) {
+	for args, want := range map[string]runtime.Class{
+		`{}`: runtime.ReadOnly, `{"include_host":false}`: runtime.ReadOnly, `{"include_host":true}`: runtime.ApprovalRequired,
+		`{"include_packages":true}`: runtime.ReadOnly, `{"include_host":"true"}`: runtime.ReadOnly,
+	} {
+		var a runtime.Args
+		json.Unmarshal([]byte(args), &a)
+		if got := Tool.Classify(a); got != want {
+			t.Errorf("Classify(%s) = %s, want %s", args, got, want)
+		}
+	}
+}
+
+func TestProjectOnlyScan(t *testing.T) {
+	root := tempRoot(t)
+	home := tempRoot(t)
+	outside := tempRoot(t)
+	write(t, filepath.Join(root, ".vscode", "extensions.json"), `{"recommendations":["golang.go", 7, "saoudrizwan.claude-dev"]}`)
+	write(t, filepath.Join(root, ".mcp.json"), `{"mcpServers":{"docs":{"command":"npx","args":["x"]}}}`)
+	write(t, filepath.Join(root, "CLAUDE.md"), "# notes")
+	write(t, filepath.Join(root, ".github", "copilot-instructions.md"), "x")
+	write(t, filepath.Join(root, ".roo", "rules.md"), "x")
+	write(t, filepath.Join(home, ".claude.json"), `{"mcpServers":{"host":{"command":"x"}}}`)
+	write(t, filepath.Join(home, ".claude", "plugins", "p1", "x"), "")
+	os.MkdirAll(filepath.Join(outside, "agents"), 0o755)
+	linked := os.Symlink(filepath.Join(outside, "agents"), filepath.Join(root, ".agents")) == nil
+
+	out, m := run(t, envFor(root, "codex", map[string]string{"HOME": home}), In{}, forbidden(t))
+	inv := out.Inventory
+	if out.Status.Status != "ok" || out.ExecutionStarted || m["execution_started"] != false {
+		t.Fatalf("status %+v", out.Status)
+	}
+	if diff := cmp.Diff([]string{"golang.go", "saoudrizwan.claude-dev"}, inv.VSCode.Recommended); diff != "" {
+		t.Errorf("recommended (-want +got)\n%s", diff)
+	}
+	wantMarkers := []string{filepath.Join(root, ".roo"), filepath.Join(root, ".github", "copilot-instructions.md"), filepath.Join(root, "CLAUDE.md")}
+	if diff := cmp.Diff(wantMarkers, inv.AgentConfigs); diff != "" {
+		t.Errorf("agent_configs (-want +got)\n%s", diff)
+	}
+	if len(inv.MCP) != 1 || inv.MCP[0].File != filepath.Join(root, ".mcp.json") || len(inv.MCP[0].Servers) != 1 || inv.MCP[0].Servers[0].Name != "docs" {
+		t.Errorf("mcp = %+v", inv.MCP)
+	}
+	wantWarnings := []string{}
+	if linked {
+		wantWarnings = append(wantWarnings, "project path crosses a symbolic link or reparse point: "+filepath.Join(root, ".agents"))
+	}
+	if diff := cmp.Diff(wantWarnings, inv.Warnings); diff != "" {
+		t.Errorf("warnings (-want +got)\n%s", diff)
+	}
+	if inv.HostInventoryIncluded || len(inv.ClaudePlugins) != 0 || inv.CodexPlugins != nil || inv.Packages.Queried ||
+		m["inventory"].(map[string]any)["codex_plugins"] != nil {
+		t.Errorf("host inventory in a project-only scan: %+v", inv)
+	}
+	if b, _ := json.Marshal(m); strings.Contains(string(b), `"command":`) {
+		t.Errorf("raw MCP values in result")
+	}
+}
+
+func TestUnreadableProjectPartsAreWarnings(t *testing.T) {
+	root := tempRoot(t)
+	write(t, filepath.Join(root, ".vscode", "extensions.json"), `{"recommendations": [`)
+	write(t, filepath.Join(root, ".mcp.json"), `[]`)
+	out, _ := run(t, envFor(root, "claude", nil), In{}, forbidden(t))
+	want := []string{"Could not parse " + filepath.Join(root, ".vscode", "extensions.json") + ": invalid JSON: unexpected EOF"}
+	if diff := cmp.Diff(want, out.Inventory.Warnings); diff != "" {
+		t.Errorf("warnings (-want +got)\n%s", diff)
+	}
+	if len(out.Inventory.MCP) != 1 || out.Inventory.MCP[0].Error != "root JSON value is not an object" || out.Status.Status != "ok" {
+		t.Errorf("mcp = %+v status %s", out.Inventory.MCP, out.Status.Status)
+	}
+}
+
+func TestInvalidInput(t *testing.T) {
+	root := tempRoot(t)
+	out, m := run(t, envFor(root, "claude", nil), In{IncludePackages: true}, forbidden(t))
+	want := map[string]any{"status": "invalid_input", "error": "include_packages requires include_host=true", "execution_started": false}
+	if diff := cmp.Diff(want, m); diff != "" {
+		t.Errorf("(-want +got)\n%s", diff)
+	}
+	out, _ = run(t, envFor(root, "claude", nil), In{Cwd: filepath.Join(root, "nope")}, forbidden(t))
+	if out.Status.Status != "invalid_input" || out.Status.Error != "Not a directory: "+filepath.Join(root, "nope") || out.Inventory != nil {
+		t.Errorf("got %+v", out)
+	}
+}
+
+func TestHostScan(t *testing.T) {
+	root := tempRoot(t)
+	home := tempRoot(t)
+	write(t, filepath.Join(home, ".claude", "plugins", "zeta", "plugin.json"), "{}")
+	write(t, filepath.Join(home, ".claude", "plugins", "alpha", "plugin.json"), "{}")
+	write(t, filepath.Join(home, ".claude", "plugins", "config.json"), "{}")
+	write(t, filepath.Join(home, ".claude.json"), `{"mcpServers":{"h":{"url":"x"}}}`)
+	code := filepath.Join(home, "bin", "code")
+	winget := filepath.Join(home, "bin", "winget.exe")
+	var lines []string
+	for i := 0; i < 350; i++ {
+		lines = append(lines, fmt.Sprintf("Pkg%03d  Id.%03d  1.0  winget", i, i))
+	}
+	rec := &recorder{
+		paths: map[string]string{"code": code, "winget": winget},
+		receipts: map[string]proc.Receipt{
+			"code":   ok("GitHub.copilot\r\nms-python.python\n\nRooVeterinaryInc.roo-cline\nContinue.continue\n"),
+			"winget": ok("\r-\r\\\r \rName  Id  Version  Source\n\n" + strings.Join(lines, "\r\n") + "\n"),
+		},
+	}
+	out, m := run(t, envFor(root, "claude", map[string]string{"HOME": home}), In{IncludeHost: true, IncludePackages: true}, rec.deps())
+	inv := out.Inventory
+	if !out.ExecutionStarted || m["execution_started"] != true || !inv.HostInventoryIncluded {
+		t.Errorf("execution_started/host flags: %+v", out.Status)
+	}
+	if diff := cmp.Diff([]string{"GitHub.copilot", "ms-python.python", "RooVeterinaryInc.roo-cline", "Continue.continue"}, inv.VSCode.Installed); diff != "" {
+		t.Errorf("installed (-want +got)\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"GitHub.copilot", "RooVeterinaryInc.roo-cline", "Continue.continue"}, inv.OverlapHints); diff != "" {
+		t.Errorf("overlap_hints (-want +got)\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"alpha", "config.json", "zeta"}, inv.ClaudePlugins); diff != "" {
+		t.Errorf("claude_plugins (-want +got)\n%s", diff)
+	}
+	if !inv.Packages.Queried || len(inv.Packages.Items) != MaxPackageLines || inv.Packages.Items[0] != "Name  Id  Version  Source" ||
+		inv.Packages.Items[299] != "Pkg298  Id.298  1.0  winget" {
+		t.Errorf("packages: queried=%v n=%d first=%q", inv.Packages.Queried, len(inv.Packages.Items), inv.Packages.Items[:1])
+	}
+	if len(inv.Warnings) != 0 || inv.CodexPlugins != nil {
+		t.Errorf("warnings %v codex %v", inv.Warnings, inv.CodexPlugins)
+	}
+	if len(inv.MCP) != 1 || inv.MCP[0].File != filepath.Join(home, ".claude.json") {
+		t.Errorf("host MCP configs: %+v", inv.MCP)
+	}
+	wantRuns := []proc.Request{
+		{Argv: []string{code, "--list-extensions"}, Dir: root, Timeout: CodeTimeout},
+		{Argv: []string{winget, "list", "--source", "winget", "--disable-interactivity"}, Dir: root, Timeout: WingetTimeout, StdoutLimit: 64 * 1024},
+	}
+	if diff := cmp.Diff(wantRuns, rec.runs); diff != "" {
+		t.Errorf("runs (-want +got)\n%s", diff)
+	}
+	if CodeTimeout.Seconds() != 20 || WingetTimeout.Seconds() != 90 {
+		t.Errorf("timeouts %v %v", CodeTimeout, WingetTimeout)
+	}
+}
+
+func TestHostEvidenceIntegrity(t *testing.T) {
+	truncated := ok("a.b\nc.d\n")
+	truncated.StdoutTruncated = true
+	unsettled := ok("a.b\n")
+	unsettled.OutputCaptureSettled = false
+	incomplete := ok("a.b\n")
+	incomplete.OutputCaptureComplete = false
+	rc := 1
+	failed := proc.Receipt{ReturnCode: &rc, ExecutionStarted: true, OutputCaptureComplete: true, OutputCaptureSettled: true, Stdout: "a.b\n"}
+	timedOut := proc.Receipt{ExecutionStarted: true, TimedOut: true, Stdout: "a.b\n"}
+	notStarted := proc.Receipt{Error: "identity_unavailable"}
+	tests := []struct {
+		name        string
+		code, wg    *proc.Receipt
+		warnings    []string
+		installed   int
+		items       int
+		started     bool
+		wingetFound bool
+	}{
+		{"code truncated", &truncated, nil, []string{WarnCodeIncomplete, WarnWingetMissing}, 0, 0, true, false},
+		{"code unsettled", &unsettled, nil, []string{WarnCodeIncomplete, WarnWingetMissing}, 0, 0, true, false},
+		{"code incomplete", &incomplete, nil, []string{WarnCodeIncomplete, WarnWingetMissing}, 0, 0, true, false},
+		{"code failed", &failed, nil, []string{WarnCodeFailed, WarnWingetMissing}, 0, 0, true, false},
+		{"code timed out", &timedOut, nil, []string{WarnCodeFailed, WarnWingetMissing}, 0, 0, true, false},
+		{"code missing, winget truncated", nil, &truncated, []string{WarnCodeMissing, WarnWingetIncomplete}, 0, 0, true, true},
+		{"winget failed", nil, &failed, []string{WarnCodeMissing, WarnWingetFailed}, 0, 0, true, true},
+		{"winget not started", nil, &notStarted, []string{WarnCodeMissing, WarnWingetFailed}, 0, 0, false, true},
+		{"winget ok", nil, ptr(ok("Name Id\nA a\n")), []string{WarnCodeMissing}, 0, 2, true, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := &recorder{paths: map[string]string{}, receipts: map[string]proc.Receipt{}}
+			if tt.code != nil {
+				rec.paths["code"], rec.receipts["code"] = "/bin/code", *tt.code
+			}
+			if tt.wingetFound {
+				rec.paths["winget"], rec.receipts["winget"] = "/bin/winget", *tt.wg
+			}
+			out, _ := run(t, envFor(tempRoot(t), "claude", nil), In{IncludeHost: true, IncludePackages: true}, rec.deps())
+			inv := out.Inventory
+			if diff := cmp.Diff(tt.warnings, inv.Warnings); diff != "" {
+				t.Errorf("warnings (-want +got)\n%s", diff)
+			}
+			if len(inv.VSCode.Installed) != tt.installed || len(inv.Packages.Items) != tt.items || out.ExecutionStarted != tt.started {
+				t.Errorf("installed=%v items=%v started=%v", inv.VSCode.Installed, inv.Packages.Items, out.ExecutionStarted)
+			}
+			if !inv.Packages.Queried || out.Status.Status != "ok" {
+				t.Errorf("queried=%v status=%s", inv.Packages.Queried, out.Status.Status)
+			}
+		})
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func TestCodexPlugins(t *testing.T) {
+	root := tempRoot(t)
+	home := tempRoot(t)
+	codexHome := filepath.Join(home, "cx")
+	for _, d := range []string{"plugins/mine", "plugins/other", "plugins/data/windows-dev-agent", "plugins/cache/openai-curated/x", "plugins/cache/team"} {
+		os.MkdirAll(filepath.Join(codexHome, filepath.FromSlash(d)), 0o755)
+	}
+	write(t, filepath.Join(codexHome, "plugins", "notes.txt"), "")
+	write(t, filepath.Join(codexHome, "config.toml"), "[mcp_servers.cx]\ncommand = 'c'\n")
+	rec := &recorder{paths: map[string]string{}}
+	vars := map[string]string{"HOME": home, "CODEX_HOME": codexHome}
+
+	out, m := run(t, envFor(root, "codex", vars), In{IncludeHost: true}, rec.deps())
+	cfg := filepath.Join(codexHome, "config.toml")
+	want := &CodexPlugins{Root: filepath.Join(codexHome, "plugins"), Personal: []string{"mine", "other"},
+		CacheMarketplaces: []string{"openai-curated", "team"}, ConfigFile: &cfg}
+	if diff := cmp.Diff(want, out.Inventory.CodexPlugins); diff != "" {
+		t.Errorf("codex_plugins (-want +got)\n%s", diff)
+	}
+	if len(out.Inventory.MCP) != 1 || out.Inventory.MCP[0].File != cfg {
+		t.Errorf("codex config.toml not summarised: %+v", out.Inventory.MCP)
+	}
+	if _, ok := m["inventory"].(map[string]any)["codex_plugins"].(map[string]any)["config_file"]; !ok {
+		t.Error("config_file must be present")
+	}
+
+	// Claude host: never added.
+	out, _ = run(t, envFor(root, "claude", vars), In{IncludeHost: true}, rec.deps())
+	if out.Inventory.CodexPlugins != nil {
+		t.Error("codex_plugins on a Claude host")
+	}
+
+	// No Codex folders at all: empty lists and a null config_file.
+	empty, warnings := CodexPluginsAt(filepath.Join(home, "none"))
+	_, m = run(t, envFor(root, "codex", map[string]string{"CODEX_HOME": filepath.Join(home, "none")}), In{IncludeHost: true}, rec.deps())
+	cp := m["inventory"].(map[string]any)["codex_plugins"].(map[string]any)
+	if cp["config_file"] != nil || len(warnings) != 0 || len(empty.Personal) != 0 || len(empty.CacheMarketplaces) != 0 {
+		t.Errorf("empty codex home: %v %v", cp, warnings)
+	}
+}
