@@ -1,10 +1,28 @@
-// Package tooldiscover is the tool_discover tool.
+// Package tooldiscover is the tool_discover tool: for a fixed table of developer tools
+// it resolves each name from PATH (never the cwd, never PATHEXT) and reports the
+// absolute path and version.
+//
+// Versions come from running the tool with its version flag (`go version`,
+// `java -version`, `git-lfs version`, otherwise `--version`) through the bounded
+// runner, 5 s each, from a neutral working directory (the OS temp dir) so project
+// files such as go.mod toolchain lines or global.json cannot change what runs. A
+// version is "known" only when the probe succeeded and the stream it was read from is
+// whole. The GUI programs devenv, rider and pycharm are never launched: their version is
+// the Windows file-version resource (runtime/filever). `code` is probed by command
+// because the name resolves to VS Code's CLI entry point, which answers --version
+// without opening a window.
+//
+// It never runs anything but the resolved absolute executable with its fixed version
+// argument.
 package tooldiscover
 
 import (
 	"context"
+	"os"
 
 	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/runtime/filever"
+	"github.com/windows-dev-agent/wda/runtime/proc"
 )
 
 // In is the input of tool_discover.
@@ -12,9 +30,61 @@ type In struct {
 	Category string `json:"category,omitempty" jsonschema:"enum=all,enum=runtimes,enum=editors,enum=package_managers,enum=vcs,default=all,description=Which group of tools to discover."`
 }
 
-// Out is the result of tool_discover.
+// Entry is what is known about one tool. A missing tool has only available:false and
+// version:null.
+type Entry struct {
+	Available     bool    `json:"available" jsonschema:"required"`
+	Path          string  `json:"path,omitempty" jsonschema:"description=Absolute resolved executable."`
+	Version       *string `json:"version" jsonschema:"required,nullable,description=First line of the version output or the a.b.c.d file version; null when not established."`
+	VersionStatus string  `json:"version_status,omitempty" jsonschema:"enum=known,enum=unknown"`
+	VersionSource string  `json:"version_source,omitempty" jsonschema:"enum=command,enum=windows_file_version"`
+}
+
+// Runtimes is the runtimes group.
+type Runtimes struct {
+	Python Entry `json:"python" jsonschema:"required"`
+	Py     Entry `json:"py" jsonschema:"required"`
+	Node   Entry `json:"node" jsonschema:"required"`
+	Cargo  Entry `json:"cargo" jsonschema:"required"`
+	Go     Entry `json:"go" jsonschema:"required"`
+	Dotnet Entry `json:"dotnet" jsonschema:"required"`
+	Java   Entry `json:"java" jsonschema:"required"`
+}
+
+// Editors is the editors group.
+type Editors struct {
+	Code    Entry `json:"code" jsonschema:"required"`
+	Devenv  Entry `json:"devenv" jsonschema:"required"`
+	Rider   Entry `json:"rider" jsonschema:"required"`
+	Pycharm Entry `json:"pycharm" jsonschema:"required"`
+}
+
+// PackageManagers is the package_managers group.
+type PackageManagers struct {
+	Winget Entry `json:"winget" jsonschema:"required"`
+	Choco  Entry `json:"choco" jsonschema:"required"`
+	Scoop  Entry `json:"scoop" jsonschema:"required"`
+	Pip    Entry `json:"pip" jsonschema:"required"`
+	UV     Entry `json:"uv" jsonschema:"required"`
+	Npm    Entry `json:"npm" jsonschema:"required"`
+}
+
+// VCS is the vcs group.
+type VCS struct {
+	Git    Entry `json:"git" jsonschema:"required"`
+	Gh     Entry `json:"gh" jsonschema:"required"`
+	GitLFS Entry `json:"git-lfs" jsonschema:"required"`
+}
+
+// Out is the result of tool_discover: the requested groups (all four for "all") and
+// whether any probe process started. Status is always ok: a missing tool is a fact,
+// not a failure.
 type Out struct {
 	runtime.Status
+	Runtimes        *Runtimes        `json:"runtimes,omitempty"`
+	Editors         *Editors         `json:"editors,omitempty"`
+	PackageManagers *PackageManagers `json:"package_managers,omitempty"`
+	VCS             *VCS             `json:"vcs,omitempty"`
 }
 
 // Tool is the tool_discover tool definition.
@@ -31,10 +101,11 @@ var Tool = runtime.Define(runtime.Def[In, Out]{
 
 func init() { runtime.Register(Tool) }
 
-func classify(a runtime.Args) runtime.Class {
-	return runtime.ApprovalRequired
-}
+// classify: probing executes external programs, so the host is asked even though
+// nothing is mutated.
+func classify(runtime.Args) runtime.Class { return runtime.ApprovalRequired }
 
-func handle(_ context.Context, _ *runtime.Env, _ In) (Out, error) {
-	return Out{Status: runtime.Status{Status: "unavailable", Error: "tool_discover is " + runtime.NotImplementedSuffix}}, nil
+func handle(ctx context.Context, env *runtime.Env, in In) (Out, error) {
+	p := Prober{Resolver: proc.NewResolver(env.Lookup), Runner: proc.Exec{}, FileVersion: filever.Version, Dir: os.TempDir()}
+	return p.Discover(ctx, in.Category), nil
 }

@@ -1,0 +1,138 @@
+package tooldiscover
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/runtime/proc"
+)
+
+// ProbeTimeout bounds each version probe.
+const ProbeTimeout = 5 * time.Second
+
+// parallel bounds concurrent probes: enough to keep 20 probes of up to 5 s short,
+// few enough not to load a developer machine.
+const parallel = 4
+
+// Groups is the fixed candidate table, in report order.
+var Groups = []struct {
+	Name  string
+	Tools []string
+}{
+	{"runtimes", []string{"python", "py", "node", "cargo", "go", "dotnet", "java"}},
+	{"editors", []string{"code", "devenv", "rider", "pycharm"}},
+	{"package_managers", []string{"winget", "choco", "scoop", "pip", "uv", "npm"}},
+	{"vcs", []string{"git", "gh", "git-lfs"}},
+}
+
+// guiTools are never launched; their version is read from file metadata.
+var guiTools = map[string]bool{"devenv": true, "rider": true, "pycharm": true}
+
+// VersionArg is the version argument of a tool.
+func VersionArg(name string) string {
+	switch name {
+	case "go", "git-lfs":
+		return "version"
+	case "java":
+		return "-version"
+	}
+	return "--version"
+}
+
+// Prober discovers tools through injected seams.
+type Prober struct {
+	Resolver    proc.Resolver
+	Runner      proc.Runner
+	FileVersion func(path string) (string, error)
+	// Dir is the working directory of version probes.
+	Dir string
+}
+
+// Discover probes the tools of category ("" or "all" for every group).
+func (p Prober) Discover(ctx context.Context, category string) Out {
+	var names []string
+	for _, g := range Groups {
+		if category == "" || category == "all" || category == g.Name {
+			names = append(names, g.Tools...)
+		}
+	}
+	entries := make([]Entry, len(names))
+	started := make([]bool, len(names))
+	sem := make(chan struct{}, parallel)
+	var wg sync.WaitGroup
+	for i, n := range names {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			entries[i], started[i] = p.probe(ctx, n)
+		}()
+	}
+	wg.Wait()
+	by := map[string]Entry{}
+	for i, n := range names {
+		by[n] = entries[i]
+	}
+	out := Out{Status: runtime.Status{Status: "ok", ExecutionStarted: slices.Contains(started, true)}}
+	has := func(g string) bool { return category == "" || category == "all" || category == g }
+	if has("runtimes") {
+		out.Runtimes = &Runtimes{Python: by["python"], Py: by["py"], Node: by["node"], Cargo: by["cargo"],
+			Go: by["go"], Dotnet: by["dotnet"], Java: by["java"]}
+	}
+	if has("editors") {
+		out.Editors = &Editors{Code: by["code"], Devenv: by["devenv"], Rider: by["rider"], Pycharm: by["pycharm"]}
+	}
+	if has("package_managers") {
+		out.PackageManagers = &PackageManagers{Winget: by["winget"], Choco: by["choco"], Scoop: by["scoop"],
+			Pip: by["pip"], UV: by["uv"], Npm: by["npm"]}
+	}
+	if has("vcs") {
+		out.VCS = &VCS{Git: by["git"], Gh: by["gh"], GitLFS: by["git-lfs"]}
+	}
+	return out
+}
+
+// probe resolves one tool and establishes its version; started reports whether a
+// process was started.
+func (p Prober) probe(ctx context.Context, name string) (Entry, bool) {
+	path, ok := p.Resolver.Resolve(name)
+	if !ok {
+		return Entry{Available: false}, false
+	}
+	e := Entry{Available: true, Path: path, VersionStatus: "unknown"}
+	if guiTools[name] {
+		e.VersionSource = "windows_file_version"
+		if v, err := p.FileVersion(path); err == nil && v != "" {
+			e.Version, e.VersionStatus = &v, "known"
+		}
+		return e, false
+	}
+	e.VersionSource = "command"
+	rc := p.Runner.Run(ctx, proc.Request{Argv: []string{path, VersionArg(name)}, Dir: p.Dir, Timeout: ProbeTimeout})
+	if v, ok := versionText(rc); ok {
+		e.Version, e.VersionStatus = &v, "known"
+	}
+	return e, rc.ExecutionStarted
+}
+
+// versionText is the first line of stdout, or of stderr when stdout is empty, and
+// only when the probe succeeded and that stream is whole.
+func versionText(rc proc.Receipt) (string, bool) {
+	if !rc.Succeeded {
+		return "", false
+	}
+	text, whole := rc.Stdout, rc.StdoutWhole()
+	if strings.TrimSpace(text) == "" {
+		text, whole = rc.Stderr, rc.StderrWhole()
+	}
+	line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
+	line = strings.TrimSpace(line)
+	if !whole || line == "" {
+		return "", false
+	}
+	return line, true
+}
