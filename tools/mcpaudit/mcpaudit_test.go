@@ -137,8 +137,8 @@ func TestReparseProjectConfig(t *testing.T) {
 	root := tempRoot(t)
 	outside := tempRoot(t)
 	write(t, filepath.Join(outside, "cfg.json"), `{"mcpServers":{"evil":{"command":"x"}}}`)
-	if err := os.Symlink(filepath.Join(outside, "cfg.json"), filepath.Join(root, ".mcp.json")); err != nil {
-		t.Skip(err)
+	if !symlink(filepath.Join(outside, "cfg.json"), filepath.Join(root, ".mcp.json")) {
+		t.Skip("symbolic links cannot be created here")
 	}
 	got, _ := call(t, envFor(root, "claude", nil), map[string]any{})
 	if got["status"] != "issues_found" || got["server_count"] != 0.0 {
@@ -163,8 +163,8 @@ func TestConfigPathOutsideProject(t *testing.T) {
 	root := tempRoot(t)
 	other := tempRoot(t)
 	write(t, filepath.Join(other, "real.json"), `{"mcpServers":{"x":{"command":"c"}}}`)
-	if err := os.Symlink(filepath.Join(other, "real.json"), filepath.Join(other, "link.json")); err != nil {
-		t.Skip(err)
+	if !symlink(filepath.Join(other, "real.json"), filepath.Join(other, "link.json")) {
+		t.Skip("symbolic links cannot be created here")
 	}
 	// An explicit host path is a plain read: links outside the project are followed.
 	got, _ := call(t, envFor(root, "claude", nil), map[string]any{"config_path": filepath.Join(other, "link.json")})
@@ -217,4 +217,14 @@ func TestNoSecretsInResult(t *testing.T) {
 	if !strings.Contains(raw, `"name":"t"`) || !strings.Contains(raw, `"name":"e"`) || !strings.Contains(raw, `"name":"p3"`) {
 		t.Errorf("expected every config to be summarised: %s", raw)
 	}
+}
+
+// symlink makes link point at target, or reports false when this system cannot (Wine's
+// os.Symlink reports success without creating anything, so the effect is checked).
+func symlink(target, link string) bool {
+	if os.Symlink(target, link) != nil {
+		return false
+	}
+	fi, err := os.Lstat(link)
+	return err == nil && fi.Mode()&os.ModeSymlink != 0
 }
