@@ -8,9 +8,13 @@
 // files such as go.mod toolchain lines or global.json cannot change what runs. A
 // version is "known" only when the probe succeeded and the stream it was read from is
 // whole. The GUI programs devenv, rider and pycharm are never launched: their version is
-// the Windows file-version resource (runtime/filever). `code` is probed by command
-// because the name resolves to VS Code's CLI entry point, which answers --version
-// without opening a window.
+// the Windows file-version resource (runtime/filever).
+//
+// `code` is probed by command (the spec leaves the choice open): the name is VS Code's
+// command-line entry point, which prints its version and exits without opening a
+// window, and probing by command works the same on every OS. On Windows
+// the usual code.cmd shim is never a resolution candidate (.bat/.cmd are never run), so
+// `code` is only found when an .exe, .com or .ps1 of that name is on PATH.
 //
 // It never runs anything but the resolved absolute executable with its fixed version
 // argument.
