@@ -38,7 +38,7 @@ type Plan struct {
 // merge).
 type ReceiptFields struct {
 	Succeeded               bool   `json:"succeeded"`
-	ReturnCode              *int   `json:"returncode" jsonschema:"nullable,description=Exit code, or null when the process never started or its exit was not observed."`
+	ReturnCode              *int   `json:"returncode" jsonschema:"nullable,description=Exit code; null when the process never started or its exit was not observed."`
 	Stdout                  string `json:"stdout" jsonschema:"description=Tail of stdout (at most 8000 bytes)."`
 	Stderr                  string `json:"stderr" jsonschema:"description=Tail of stderr (at most 4000 bytes)."`
 	OutputCaptureComplete   bool   `json:"output_capture_complete"`
