@@ -58,7 +58,7 @@ func (l logFile) append(r Record) error {
 	if err := os.MkdirAll(l.dir, 0o700); err != nil {
 		return fmt.Errorf("audit: creating data dir: %w", err)
 	}
-	unlock, err := acquire(filepath.Join(l.dir, LockName), l.timeout)
+	unlock, err := acquire(filepath.Join(l.dir, LockName), true, l.timeout)
 	if err != nil {
 		return err
 	}

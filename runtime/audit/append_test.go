@@ -193,7 +193,7 @@ func TestProductionBoundArithmetic(t *testing.T) {
 
 func TestAppendLockTimeout(t *testing.T) {
 	dir := t.TempDir()
-	release, err := acquire(filepath.Join(dir, LockName), time.Minute)
+	release, err := acquire(filepath.Join(dir, LockName), true, time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,6 +210,41 @@ func TestAppendLockTimeout(t *testing.T) {
 	l.timeout = time.Minute
 	if err := l.append(r); err != nil {
 		t.Fatalf("append after release: %v", err)
+	}
+}
+
+// TestReadersAndWritersExclude: a reader holds the lock shared, so a writer waits for it
+// (and times out here), while a second reader shares it; a reader facing a held writer
+// lock still answers after its wait, reading unlocked.
+func TestReadersAndWritersExclude(t *testing.T) {
+	dir := t.TempDir()
+	r := Record{Event: EventPostToolUse, ExecutionOutcome: Succeeded, ToolUseID: "a"}
+	if err := Append(dir, r); err != nil {
+		t.Fatal(err)
+	}
+	lock := filepath.Join(dir, LockName)
+	releaseRead, err := acquire(lock, false, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := (logFile{dir: dir, limit: SegmentLimit, timeout: 20 * time.Millisecond}).append(r); !errors.Is(err, ErrLockTimeout) {
+		t.Fatalf("append during a read = %v, want ErrLockTimeout", err)
+	}
+	second, err := acquire(lock, false, 20*time.Millisecond)
+	if err != nil {
+		t.Fatalf("a second reader could not share the lock: %v", err)
+	}
+	second()
+	releaseRead()
+
+	releaseWrite, err := acquire(lock, true, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer releaseWrite()
+	got, err := readWith(dir, readSegment, 20*time.Millisecond)
+	if err != nil || len(got) != 1 {
+		t.Fatalf("read while a writer holds the lock: %v, %d records", err, len(got))
 	}
 }
 

@@ -31,6 +31,9 @@
 //   - A PostToolUseFailure without a decodable result is unknown when the tool may
 //     start a process and not_applicable otherwise (§4.3 and its "known divergence"
 //     note win over the older tools.md §10.11 line that says failed).
-//   - Reads take no lock (§4.6): a segment rotated away mid-read is skipped or read as
-//     it was; a line caught mid-write does not parse and is skipped.
+//   - Reads hold the log lock shared when they can get it (the reference reads without
+//     it): on Windows an open reader of agent.log.1 makes the writer's rename fail, and a
+//     read during rotation could see a record twice or not at all. Without the lock
+//     (timeout, read-only dir) a vanished segment is skipped and a line caught mid-write
+//     does not parse and is skipped (§4.6).
 package audit

@@ -6,11 +6,11 @@ import (
 	"time"
 )
 
-// acquire takes the exclusive cross-process lock on path, waiting at most timeout, and
-// returns its release. The wait is a blocking OS lock call in a goroutine, not a poll,
+// acquire takes the cross-process lock on path, exclusive for writers and shared for
+// readers, waiting at most timeout, and returns its release. The wait is a blocking OS lock call in a goroutine, not a poll,
 // so waiters queue in the kernel and a busy writer cannot starve them; if the timeout
 // wins, the goroutine releases the lock as soon as it gets it.
-func acquire(path string, timeout time.Duration) (func(), error) {
+func acquire(path string, exclusive bool, timeout time.Duration) (func(), error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("audit: opening lock file: %w", err)
@@ -19,7 +19,7 @@ func acquire(path string, timeout time.Duration) (func(), error) {
 		_ = unlockFile(f)
 		f.Close()
 	}
-	ok, err := tryLockFile(f)
+	ok, err := tryLockFile(f, exclusive)
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("audit: locking: %w", err)
@@ -28,7 +28,7 @@ func acquire(path string, timeout time.Duration) (func(), error) {
 		return release, nil
 	}
 	done := make(chan error, 1)
-	go func() { done <- lockFile(f) }()
+	go func() { done <- lockFile(f, exclusive) }()
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	select {

@@ -12,17 +12,24 @@ import (
 // flock locks are per open file description, so two opens in one process exclude each
 // other as well as other processes.
 
-func tryLockFile(f *os.File) (bool, error) {
-	err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+func how(exclusive bool) int {
+	if exclusive {
+		return unix.LOCK_EX
+	}
+	return unix.LOCK_SH
+}
+
+func tryLockFile(f *os.File, exclusive bool) (bool, error) {
+	err := unix.Flock(int(f.Fd()), how(exclusive)|unix.LOCK_NB)
 	if errors.Is(err, unix.EWOULDBLOCK) {
 		return false, nil
 	}
 	return err == nil, err
 }
 
-func lockFile(f *os.File) error {
+func lockFile(f *os.File, exclusive bool) error {
 	for {
-		err := unix.Flock(int(f.Fd()), unix.LOCK_EX)
+		err := unix.Flock(int(f.Fd()), how(exclusive))
 		if !errors.Is(err, unix.EINTR) {
 			return err
 		}

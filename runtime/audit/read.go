@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 )
 
 // maxSegmentRead is the most Read takes from one segment: a segment this package wrote
@@ -15,17 +16,26 @@ import (
 const maxSegmentRead = SegmentLimit + MaxRecordBytes
 
 // Read returns every record retained in dataDir, oldest first: agent.log.1, then
-// agent.log (discovery.md §4.6). A segment that is absent, vanishes after enumeration or
+// agent.log (discovery.md §4.6). It holds the log lock shared while reading, so no
+// rotation runs mid-read: the two segments are one consistent snapshot, and on Windows
+// an open reader cannot make a writer's rename fail. If the lock cannot be had within
+// LockTimeout (or its file cannot be opened, e.g. a read-only data dir), it reads
+// without it. A segment that is absent, vanishes after enumeration or
 // cannot be read is skipped; lines that are not JSON objects are skipped; legacy records
 // are kept as they are. Numbers are float64. The error is non-nil only for an empty
 // dataDir: unreadable history is an empty result, not a failure.
-func Read(dataDir string) ([]map[string]any, error) { return readWith(dataDir, readSegment) }
+func Read(dataDir string) ([]map[string]any, error) {
+	return readWith(dataDir, readSegment, LockTimeout)
+}
 
-// readWith is Read with the segment reader as a parameter, so tests can make a segment
-// vanish or fail between enumeration and reading.
-func readWith(dataDir string, read func(string) ([]byte, error)) ([]map[string]any, error) {
+// readWith is Read with the segment reader and lock wait as parameters, so tests can make
+// a segment vanish or fail between enumeration and reading, or the lock time out.
+func readWith(dataDir string, read func(string) ([]byte, error), lockWait time.Duration) ([]map[string]any, error) {
 	if dataDir == "" {
 		return nil, errors.New("audit: empty data dir")
+	}
+	if unlock, err := acquire(filepath.Join(dataDir, LockName), false, lockWait); err == nil {
+		defer unlock()
 	}
 	var segments []string
 	for _, name := range []string{PrevName, LogName} {

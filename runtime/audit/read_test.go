@@ -112,7 +112,7 @@ func TestReadSkipsSegmentsThatFail(t *testing.T) {
 			dir := t.TempDir()
 			writeSeg(t, dir, PrevName, `{"id":"a"}`+"\n")
 			writeSeg(t, dir, LogName, `{"id":"c"}`+"\n")
-			got, err := readWith(dir, tt.read(t))
+			got, err := readWith(dir, tt.read(t), LockTimeout)
 			if err != nil {
 				t.Fatalf("Read failed instead of skipping: %v", err)
 			}

@@ -1,0 +1,5 @@
+//go:build !windows
+
+package audit
+
+func underWine() bool { return false }
