@@ -7,11 +7,18 @@ import (
 )
 
 // acquire takes the cross-process lock on path, exclusive for writers and shared for
-// readers, waiting at most timeout, and returns its release. The wait is a blocking OS lock call in a goroutine, not a poll,
-// so waiters queue in the kernel and a busy writer cannot starve them; if the timeout
-// wins, the goroutine releases the lock as soon as it gets it.
+// readers, waiting at most timeout, and returns its release. The wait is a blocking OS
+// lock call in a goroutine, not a poll, so waiters queue in the kernel and a busy writer
+// cannot starve them; if the timeout wins, the goroutine releases the lock as soon as
+// it gets it.
 func acquire(path string, exclusive bool, timeout time.Duration) (func(), error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	// Only writers create the lock file: a reader (logs_query is read-only) leaves the
+	// data dir untouched, and with no lock file there is no writer to exclude yet.
+	flag := os.O_RDONLY
+	if exclusive {
+		flag = os.O_RDWR | os.O_CREATE
+	}
+	f, err := os.OpenFile(path, flag, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("audit: opening lock file: %w", err)
 	}

@@ -68,6 +68,25 @@ func TestRead(t *testing.T) {
 	}
 }
 
+func TestReadCreatesNothing(t *testing.T) {
+	dir := t.TempDir()
+	writeSeg(t, dir, LogName, `{"id":"a"}`+"\n")
+	if got, _ := Read(dir); len(got) != 1 {
+		t.Fatalf("got %d records", len(got))
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("Read created files: %v", entries)
+	}
+	missing := filepath.Join(dir, "missing")
+	if got, err := Read(missing); err != nil || len(got) != 0 {
+		t.Errorf("Read of a missing dir = %v, %v", got, err)
+	}
+	if _, err := os.Stat(missing); !os.IsNotExist(err) {
+		t.Errorf("Read created the data dir")
+	}
+}
+
 func TestReadInvalidUTF8BecomesReplacement(t *testing.T) {
 	dir := t.TempDir()
 	writeSeg(t, dir, LogName, "{\"id\":\"a\",\"tool_name\":\"x\xffy\"}\n")
