@@ -7,7 +7,9 @@
 // effective class, identity, plan, forbidden, identity echo, cwd, run. Forbidden is
 // checked before the echo so a forbidden capability is blocked even without one.
 // Approval belongs to the host: the engine never accepts an approval flag, it only
-// reports requires_host_approval.
+// reports requires_host_approval. The echo rules, the receipt fields and the display
+// rendering are runtime/plan's, shared with the other plan-first tools; only the
+// wording of capability_run's errors is its own.
 //
 // It must never start a process itself or interpret a command string: resolution,
 // fingerprinting and running come in through proc.Resolver, a fingerprint function

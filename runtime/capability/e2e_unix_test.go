@@ -51,8 +51,8 @@ func TestEndToEnd(t *testing.T) {
 		ExpectedExecutableIdentityKind: string(p.ExecutableIdentityKind), ExpectedExecutableIdentitySHA: p.ExecutableIdentitySHA256}
 
 	run := e.Run(ctx, capability.Request{Capability: "hello", Dir: work, ExtraArgs: []string{"and you"}, Execute: true, Expected: expected})
-	if run.Status.Status != "completed" || !run.ExecutionStarted || run.ReceiptFields == nil || !run.Succeeded {
-		t.Fatalf("run: %+v %+v", run.Status, run.ReceiptFields)
+	if run.Status.Status != "completed" || !run.ExecutionStarted || run.Receipt == nil || !run.Succeeded {
+		t.Fatalf("run: %+v %+v", run.Status, run.Receipt)
 	}
 	if run.Stdout != "hello world and you\n" || run.ReturnCode == nil || *run.ReturnCode != 0 {
 		t.Errorf("stdout %q returncode %v", run.Stdout, run.ReturnCode)
@@ -64,8 +64,8 @@ func TestEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	stale := e.Run(ctx, capability.Request{Capability: "hello", Dir: work, ExtraArgs: []string{"and you"}, Execute: true, Expected: expected})
-	if stale.Status.Status != "stale_plan" || stale.ExecutionStarted || stale.ReceiptFields != nil {
-		t.Fatalf("changed executable: %+v %+v", stale.Status, stale.ReceiptFields)
+	if stale.Status.Status != "stale_plan" || stale.ExecutionStarted || stale.Receipt != nil {
+		t.Fatalf("changed executable: %+v %+v", stale.Status, stale.Receipt)
 	}
 	if _, err := os.Stat(marker); !os.IsNotExist(err) {
 		t.Fatalf("the changed executable ran (marker: %v)", err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/windows-dev-agent/wda/runtime"
 	"github.com/windows-dev-agent/wda/runtime/catalog"
+	"github.com/windows-dev-agent/wda/runtime/plan"
 	"github.com/windows-dev-agent/wda/runtime/proc"
 )
 
@@ -38,7 +39,7 @@ type Engine struct {
 	Runner   proc.Runner
 	// Fingerprint is proc.Fingerprint in production.
 	Fingerprint func(path string) (proc.Identity, error)
-	// SamePath is proc.SamePath in production.
+	// SamePath is proc.SamePath in production (plan.CheckEchoWith's path rule).
 	SamePath func(a, b string) bool
 }
 
@@ -118,7 +119,7 @@ func (e *Engine) Run(ctx context.Context, req Request) Result {
 	argv := append(append([]string{exe}, tool.Argv[1:]...), req.ExtraArgs...)
 	res.BaseSafetyClass = cp.Safety
 	res.SafetyClass = class
-	res.Plan = &Plan{Tool: tool.Name, Executable: exe, Argv: argv, Command: CommandLine(argv),
+	res.Plan = &Plan{Tool: tool.Name, Executable: exe, Argv: argv, Command: plan.Command(argv),
 		RequiresHostApproval: RequiresHostApproval(class)}
 	id, err := e.Fingerprint(exe)
 	// 6. Identity not establishable.
@@ -139,21 +140,10 @@ func (e *Engine) Run(ctx context.Context, req Request) Result {
 		res.Status = runtime.Status{Status: "blocked", Error: ErrForbidden}
 		return res
 	}
-	// 9. Identity echo.
-	want := req.Expected
-	if strings.TrimSpace(want.ExpectedExecutable) == "" {
-		return invalid(res, ErrExpectedMissing)
-	}
-	if !e.SamePath(want.ExpectedExecutable, exe) {
-		res.Status = runtime.Status{Status: "stale_plan", Error: ErrStaleExecutable}
-		return res
-	}
-	echoed := proc.Identity{Kind: proc.IdentityKind(want.ExpectedExecutableIdentityKind), SHA256: want.ExpectedExecutableIdentitySHA}
-	if !echoed.Valid() {
-		return invalid(res, ErrExpectedMalformed)
-	}
-	if !echoed.Equal(id) {
-		res.Status = runtime.Status{Status: "stale_plan", Error: ErrStaleIdentity}
+	// 9. Identity echo (the rules of plan.CheckEcho, in capability_run's words).
+	seal, refusal := plan.CheckEchoWith(e.SamePath, req.Expected, exe, id)
+	if refusal != nil {
+		res.Status = runtime.Status{Status: refusal.Status, Error: echoError(refusal)}
 		return res
 	}
 	// 10. cwd.
@@ -161,27 +151,39 @@ func (e *Engine) Run(ctx context.Context, req Request) Result {
 		return invalid(res, "Not a directory: "+req.Dir)
 	}
 	// 11. Run, sealed to the reviewed identity.
-	echoed.SHA256 = strings.ToLower(echoed.SHA256)
 	rc := e.Runner.Run(ctx, proc.Request{Argv: slices.Clone(argv), Dir: req.Dir,
-		Timeout: ClampTimeout(req.TimeoutSeconds), Expected: &echoed})
+		Timeout: ClampTimeout(req.TimeoutSeconds), Expected: seal})
 	return merge(res, rc)
+}
+
+// echoError is capability_run's error text for a refused echo.
+func echoError(r *plan.Refusal) string {
+	switch r.Rule {
+	case plan.EchoMissing:
+		return ErrExpectedMissing
+	case plan.EchoPathChanged:
+		return ErrStaleExecutable
+	case plan.EchoMalformed:
+		return ErrExpectedMalformed
+	case plan.EchoIdentityChanged:
+		return ErrStaleIdentity
+	}
+	return r.Error
 }
 
 // merge applies the receipt over the plan, then the status over both.
 func merge(res Result, rc proc.Receipt) Result {
-	res.ReceiptFields = NewReceiptFields(rc)
+	res.Receipt = plan.FromReceipt(rc)
 	if len(rc.Argv) > 0 {
 		res.Plan.Argv = slices.Clone(rc.Argv)
 	}
-	res.Status = runtime.Status{Error: rc.Error, ExecutionStarted: rc.ExecutionStarted}
 	switch {
-	case rc.IdentityMismatch || rc.RuntimeIdentityMismatch:
-		res.Status.Status = "stale_plan"
-		res.Status.Error = ErrChangedAtLaunch
+	case plan.ChangedAtSpawn(rc):
+		res.Status = plan.Merge("stale_plan", ErrChangedAtLaunch, rc)
 	case rc.Succeeded:
-		res.Status.Status = "completed"
+		res.Status = plan.Merge("completed", "", rc)
 	default:
-		res.Status.Status = "failed"
+		res.Status = plan.Merge("failed", "", rc)
 	}
 	return res
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/windows-dev-agent/wda/runtime"
 	"github.com/windows-dev-agent/wda/runtime/capability"
 	"github.com/windows-dev-agent/wda/runtime/catalog"
+	rplan "github.com/windows-dev-agent/wda/runtime/plan"
 	"github.com/windows-dev-agent/wda/runtime/proc"
 )
 
@@ -154,26 +155,26 @@ func TestEngine(t *testing.T) {
 		{name: "completed, uppercase sha accepted", req: capability.Request{Capability: "lint", Execute: true, Dir: dir,
 			Expected: runtime.Identity{ExpectedExecutable: "/opt/first", ExpectedExecutableIdentityKind: "file", ExpectedExecutableIdentitySHA: strings.ToUpper(shaA)}},
 			receipt: okReceipt(), runs: 1,
-			want: ran("completed", "", true, &capability.ReceiptFields{Succeeded: true, ReturnCode: code(0), Stdout: "fine\n",
+			want: ran("completed", "", true, &rplan.Receipt{Succeeded: true, ReturnCode: code(0), Stdout: "fine\n",
 				OutputCaptureComplete: true, OutputCaptureSettled: true})},
 		{name: "approval-required runs when echoed", req: capability.Request{Capability: "ship", Execute: true, Dir: dir, Expected: echo("/usr/bin/shipper")},
 			receipt: okReceipt(), runs: 1,
 			want: capability.Result{Status: runtime.Status{Status: "completed", ExecutionStarted: true}, Capability: "ship", Description: "Ship it.",
 				BaseSafetyClass: runtime.ApprovalRequired, SafetyClass: runtime.ApprovalRequired,
-				Plan:          plan("shipper", "/usr/bin/shipper", []string{"/usr/bin/shipper", "go"}, true),
-				ReceiptFields: &capability.ReceiptFields{Succeeded: true, ReturnCode: code(0), Stdout: "fine\n", OutputCaptureComplete: true, OutputCaptureSettled: true}}},
+				Plan:    plan("shipper", "/usr/bin/shipper", []string{"/usr/bin/shipper", "go"}, true),
+				Receipt: &rplan.Receipt{Succeeded: true, ReturnCode: code(0), Stdout: "fine\n", OutputCaptureComplete: true, OutputCaptureSettled: true}}},
 		{name: "spawn failure", req: capability.Request{Capability: "lint", Execute: true, Dir: dir, Expected: echo("/opt/first")},
 			receipt: proc.Receipt{Error: "fork/exec: permission denied"}, runs: 1,
-			want: ran("failed", "fork/exec: permission denied", false, &capability.ReceiptFields{})},
+			want: ran("failed", "fork/exec: permission denied", false, &rplan.Receipt{})},
 		{name: "timeout", req: capability.Request{Capability: "lint", Execute: true, Dir: dir, Expected: echo("/opt/first")},
 			receipt: proc.Receipt{ExecutionStarted: true, TimedOut: true, Error: "Process timed out after 120 seconds", OutputCaptureSettled: true}, runs: 1,
-			want: ran("failed", "Process timed out after 120 seconds", true, &capability.ReceiptFields{TimedOut: true, OutputCaptureSettled: true})},
+			want: ran("failed", "Process timed out after 120 seconds", true, &rplan.Receipt{TimedOut: true, OutputCaptureSettled: true})},
 		{name: "nonzero exit", req: capability.Request{Capability: "lint", Execute: true, Dir: dir, Expected: echo("/opt/first")},
 			receipt: proc.Receipt{ExecutionStarted: true, ReturnCode: code(3), Stderr: "E1", OutputCaptureComplete: true, OutputCaptureSettled: true}, runs: 1,
-			want: ran("failed", "", true, &capability.ReceiptFields{ReturnCode: code(3), Stderr: "E1", OutputCaptureComplete: true, OutputCaptureSettled: true})},
+			want: ran("failed", "", true, &rplan.Receipt{ReturnCode: code(3), Stderr: "E1", OutputCaptureComplete: true, OutputCaptureSettled: true})},
 		{name: "identity changed at launch", req: capability.Request{Capability: "lint", Execute: true, Dir: dir, Expected: echo("/opt/first")},
 			receipt: proc.Receipt{IdentityMismatch: true, Error: "identity mismatch"}, runs: 1,
-			want: ran("stale_plan", capability.ErrChangedAtLaunch, false, &capability.ReceiptFields{IdentityMismatch: true})},
+			want: ran("stale_plan", capability.ErrChangedAtLaunch, false, &rplan.Receipt{IdentityMismatch: true})},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -203,10 +204,10 @@ func executed(status, msg string) capability.Result {
 		Plan: plan("first", "/opt/first", []string{"/opt/first", "check"}, true)}
 }
 
-func ran(status, msg string, started bool, rf *capability.ReceiptFields) capability.Result {
+func ran(status, msg string, started bool, rf *rplan.Receipt) capability.Result {
 	r := executed(status, msg)
 	r.ExecutionStarted = started
-	r.ReceiptFields = rf
+	r.Receipt = rf
 	return r
 }
 
@@ -242,30 +243,6 @@ func TestEffectiveClass(t *testing.T) {
 		if got != tt.want || capability.RequiresHostApproval(got) != tt.approval {
 			t.Errorf("EffectiveClass(%s, %q) = %s (approval %v), want %s (%v)", tt.base, tt.extra, got,
 				capability.RequiresHostApproval(got), tt.want, tt.approval)
-		}
-	}
-}
-
-func TestCommandLine(t *testing.T) {
-	// The cases of CPython's list2cmdline test, which pins the MSVC argv rules.
-	tests := []struct {
-		argv []string
-		want string
-	}{
-		{[]string{"a b c", "d", "e"}, `"a b c" d e`},
-		{[]string{`ab"c`, `\`, "d"}, `ab\"c \ d`},
-		{[]string{`ab"c`, ` \`, "d"}, `ab\"c " \\" d`},
-		{[]string{`a\\\b`, "de fg", "h"}, `a\\\b "de fg" h`},
-		{[]string{`a\"b`, "c", "d"}, `a\\\"b c d`},
-		{[]string{`a\\b c`, "d", "e"}, `"a\\b c" d e`},
-		{[]string{`a\\b\ c`, "d", "e"}, `"a\\b\ c" d e`},
-		{[]string{"ab", ""}, `ab ""`},
-		{[]string{`C:\Program Files\Git\cmd\git.exe`, "status", "tab\there"}, `"C:\Program Files\Git\cmd\git.exe" status "tab	here"`},
-		{nil, ""},
-	}
-	for _, tt := range tests {
-		if got := capability.CommandLine(tt.argv); got != tt.want {
-			t.Errorf("CommandLine(%q) = %s, want %s", tt.argv, got, tt.want)
 		}
 	}
 }

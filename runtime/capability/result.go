@@ -2,7 +2,9 @@ package capability
 
 import (
 	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/runtime/plan"
 	"github.com/windows-dev-agent/wda/runtime/proc"
+	"github.com/windows-dev-agent/wda/schema"
 )
 
 // Result is the capability_run result. Its JSON is the reference's merged map: plan
@@ -19,7 +21,7 @@ type Result struct {
 	SafetyClass     runtime.Class `json:"safety_class,omitempty" jsonschema:"enum=read-only,enum=reversible,enum=approval-required,enum=forbidden,description=Effective class of this call (extra_args make it approval-required)."`
 	CheckedTools    []string      `json:"checked_tools,omitempty" jsonschema:"description=Configured tools of which none is installed (unavailable only)."`
 	*Plan
-	*ReceiptFields
+	*plan.Receipt
 }
 
 // Plan is the reviewed plan of an execute:false call, repeated in every later outcome.
@@ -33,34 +35,20 @@ type Plan struct {
 	RequiresHostApproval     bool              `json:"requires_host_approval" jsonschema:"description=True for reversible and approval-required calls: the host owns that approval."`
 }
 
-// ReceiptFields are the fields of a proc.Receipt that a result carries beside its own
-// status, error, execution_started and argv (which the receipt overwrites in the
-// merge).
-type ReceiptFields struct {
-	Succeeded               bool   `json:"succeeded"`
-	ReturnCode              *int   `json:"returncode" jsonschema:"nullable,description=Exit code; null when the process never started or its exit was not observed."`
-	Stdout                  string `json:"stdout" jsonschema:"description=Tail of stdout (at most 8000 bytes)."`
-	Stderr                  string `json:"stderr" jsonschema:"description=Tail of stderr (at most 4000 bytes)."`
-	OutputCaptureComplete   bool   `json:"output_capture_complete"`
-	OutputCaptureSettled    bool   `json:"output_capture_settled"`
-	StdoutTruncated         bool   `json:"stdout_truncated"`
-	StderrTruncated         bool   `json:"stderr_truncated"`
-	TimedOut                bool   `json:"timed_out,omitempty"`
-	LifecycleError          string `json:"lifecycle_error,omitempty"`
-	IdentityMismatch        bool   `json:"identity_mismatch,omitempty"`
-	RuntimeIdentityMismatch bool   `json:"runtime_identity_mismatch,omitempty"`
-	IdentityInvalid         bool   `json:"identity_invalid,omitempty"`
-	IdentityUnavailable     bool   `json:"identity_unavailable,omitempty"`
-}
-
-// NewReceiptFields copies the receipt-only fields of r.
-func NewReceiptFields(r proc.Receipt) *ReceiptFields {
-	return &ReceiptFields{
-		Succeeded: r.Succeeded, ReturnCode: r.ReturnCode, Stdout: r.Stdout, Stderr: r.Stderr,
-		OutputCaptureComplete: r.OutputCaptureComplete, OutputCaptureSettled: r.OutputCaptureSettled,
-		StdoutTruncated: r.StdoutTruncated, StderrTruncated: r.StderrTruncated, TimedOut: r.TimedOut,
-		LifecycleError: r.LifecycleError, IdentityMismatch: r.IdentityMismatch,
-		RuntimeIdentityMismatch: r.RuntimeIdentityMismatch, IdentityInvalid: r.IdentityInvalid,
-		IdentityUnavailable: r.IdentityUnavailable,
+// JSONSchemaExtend keeps the receipt descriptions capability_run publishes;
+// plan.Receipt carries none because the other plan-first tools publish none.
+func (Result) JSONSchemaExtend(s *schema.Schema) {
+	describe := func(name, text string) {
+		p, ok := s.Properties.Get(name)
+		if !ok {
+			panic("capability: Result has no " + name + " property")
+		}
+		if len(p.OneOf) > 0 { // nullable: the description sits on the non-null branch
+			p = p.OneOf[0]
+		}
+		p.Description = text
 	}
+	describe("returncode", "Exit code; null when the process never started or its exit was not observed.")
+	describe("stdout", "Tail of stdout (at most 8000 bytes).")
+	describe("stderr", "Tail of stderr (at most 4000 bytes).")
 }

@@ -24,6 +24,16 @@ func TestCommand(t *testing.T) {
 		{[]string{`dir\ with\`}, `"dir\ with\\"`},
 		{[]string{`x\y`}, `x\y`},
 		{nil, ""},
+		// The cases of CPython's list2cmdline test, which pins the MSVC argv rules.
+		{[]string{"a b c", "d", "e"}, `"a b c" d e`},
+		{[]string{`ab"c`, `\`, "d"}, `ab\"c \ d`},
+		{[]string{`ab"c`, ` \`, "d"}, `ab\"c " \\" d`},
+		{[]string{`a\\\b`, "de fg", "h"}, `a\\\b "de fg" h`},
+		{[]string{`a\"b`, "c", "d"}, `a\\\"b c d`},
+		{[]string{`a\\b c`, "d", "e"}, `"a\\b c" d e`},
+		{[]string{`a\\b\ c`, "d", "e"}, `"a\\b\ c" d e`},
+		{[]string{"ab", ""}, `ab ""`},
+		{[]string{`C:\Program Files\Git\cmd\git.exe`, "status", "tab\there"}, `"C:\Program Files\Git\cmd\git.exe" status "tab	here"`},
 	}
 	for _, tt := range tests {
 		if got := Command(tt.argv); got != tt.want {
@@ -57,32 +67,33 @@ func TestCheckEcho(t *testing.T) {
 		name   string
 		echo   runtime.Identity
 		status string
+		rule   Rule
 	}{
-		{"match (sha case-insensitive)", good, ""},
-		{"missing path", with(func(e *runtime.Identity) { e.ExpectedExecutable = "  " }), InvalidInput},
-		{"other path", with(func(e *runtime.Identity) { e.ExpectedExecutable = other }), StalePlan},
-		{"relative path", with(func(e *runtime.Identity) { e.ExpectedExecutable = "tool" }), StalePlan},
-		{"missing kind", with(func(e *runtime.Identity) { e.ExpectedExecutableIdentityKind = "" }), InvalidInput},
-		{"unknown kind", with(func(e *runtime.Identity) { e.ExpectedExecutableIdentityKind = "script" }), InvalidInput},
-		{"short sha", with(func(e *runtime.Identity) { e.ExpectedExecutableIdentitySHA = id.SHA256[:63] }), InvalidInput},
-		{"non-hex sha", with(func(e *runtime.Identity) { e.ExpectedExecutableIdentitySHA = strings.Repeat("g", 64) }), InvalidInput},
-		{"other kind", with(func(e *runtime.Identity) { e.ExpectedExecutableIdentityKind = "app_execution_alias" }), StalePlan},
-		{"other sha", with(func(e *runtime.Identity) { e.ExpectedExecutableIdentitySHA = string(flipped) }), StalePlan},
+		{"match (sha case-insensitive)", good, "", 0},
+		{"missing path", with(func(e *runtime.Identity) { e.ExpectedExecutable = "  " }), InvalidInput, EchoMissing},
+		{"other path", with(func(e *runtime.Identity) { e.ExpectedExecutable = other }), StalePlan, EchoPathChanged},
+		{"relative path", with(func(e *runtime.Identity) { e.ExpectedExecutable = "tool" }), StalePlan, EchoPathChanged},
+		{"missing kind", with(func(e *runtime.Identity) { e.ExpectedExecutableIdentityKind = "" }), InvalidInput, EchoMalformed},
+		{"unknown kind", with(func(e *runtime.Identity) { e.ExpectedExecutableIdentityKind = "script" }), InvalidInput, EchoMalformed},
+		{"short sha", with(func(e *runtime.Identity) { e.ExpectedExecutableIdentitySHA = id.SHA256[:63] }), InvalidInput, EchoMalformed},
+		{"non-hex sha", with(func(e *runtime.Identity) { e.ExpectedExecutableIdentitySHA = strings.Repeat("g", 64) }), InvalidInput, EchoMalformed},
+		{"other kind", with(func(e *runtime.Identity) { e.ExpectedExecutableIdentityKind = "app_execution_alias" }), StalePlan, EchoIdentityChanged},
+		{"other sha", with(func(e *runtime.Identity) { e.ExpectedExecutableIdentitySHA = string(flipped) }), StalePlan, EchoIdentityChanged},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			seal, ref := CheckEcho(tt.echo, exe, id)
-			got := ""
+			got, rule := "", Rule(0)
 			if ref != nil {
-				got = ref.Status
+				got, rule = ref.Status, ref.Rule
 				if ref.Error == "" || seal != nil {
 					t.Errorf("refusal %+v with seal %v", ref, seal)
 				}
 			} else if seal == nil || !seal.Equal(id) || seal.SHA256 != id.SHA256 {
 				t.Errorf("seal = %+v, want %+v", seal, id)
 			}
-			if got != tt.status {
-				t.Errorf("status = %q, want %q (%+v)", got, tt.status, ref)
+			if got != tt.status || rule != tt.rule {
+				t.Errorf("status, rule = %q, %d, want %q, %d (%+v)", got, rule, tt.status, tt.rule, ref)
 			}
 		})
 	}
