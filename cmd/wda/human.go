@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/tools/logsquery"
 )
 
 // parseInterspersed parses flags that may come before or after positional arguments.
@@ -247,16 +248,18 @@ func renderEnv(w io.Writer, out map[string]any) {
 	}
 }
 
+// renderLogs prints events with logs_query's own text rendering, so the CLI and the tool
+// cannot disagree about what a record means.
 func renderLogs(w io.Writer, out map[string]any) {
-	events, _ := out["events"].([]any)
-	fmt.Fprintf(w, "%v matching event(s), showing %d (oldest first)\n", out["matched"], len(events))
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "TIME\tEVENT\tTOOL\tSAFETY\tDECISION\tOUTCOME\tSTATUS")
-	for _, e := range events {
-		m, _ := e.(map[string]any)
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", str(m["timestamp"]), str(m["event"]), str(m["tool_name"]), str(m["safety_class"]), str(m["permission_decision"]), str(m["execution_outcome"]), str(m["result_status"]))
+	var typed logsquery.Out
+	b, _ := json.Marshal(out)
+	if err := json.Unmarshal(b, &typed); err != nil {
+		fmt.Fprintf(w, "unreadable logs_query result: %v\n", err)
+		return
 	}
-	tw.Flush()
+	if err := logsquery.WriteText(w, typed); err != nil {
+		fmt.Fprintf(w, "%v\n", err)
+	}
 }
 
 func fmtVal(v any) string {

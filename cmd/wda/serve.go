@@ -34,7 +34,7 @@ func options(hostName, dataDir string, getenv func(string) string) (runtime.Opti
 			return runtime.Options{}, fmt.Errorf("WINDOWS_DEV_AGENT_CATALOG: %w", err)
 		}
 	}
-	env := runtime.Env{Getenv: getenv, DataDir: dataDir, Catalog: catalog}
+	env := runtime.Env{Getenv: getenv, DataDir: dataDirFor(h, dataDir, getenv), Catalog: catalog}
 	return runtime.Options{Host: h, Env: env, Audit: auditSink()}, nil
 }
 
