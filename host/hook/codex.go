@@ -70,23 +70,35 @@ func codexPermissionRequest(c *call, stdin io.Reader) any {
 	return out
 }
 
-// provenPlan is the allow table of hosts.md §2.5. sandbox_run is deliberately absent:
-// even its plan enumerates project files.
+// planOnly is the allow table of hosts.md §2.5: the tools whose plan-only calls the
+// PermissionRequest hook may allow, and whether the proof also needs the project
+// argument inside the event cwd. sandbox_run is deliberately absent: even its plan
+// enumerates project files. The generated PermissionRequest matcher is built from it.
+var planOnly = map[string]struct{ needsProject bool }{
+	"package_install": {needsProject: false},
+	"capability_run":  {needsProject: true},
+	"workflow_plan":   {needsProject: true},
+}
+
+// CodexMayAllow reports whether the Codex PermissionRequest hook can ever allow a call
+// to the tool (short name). Packaging sends the hook exactly these tools.
+func CodexMayAllow(tool string) bool {
+	_, ok := planOnly[tool]
+	return ok
+}
+
+// provenPlan applies planOnly to one call.
 func provenPlan(reg *runtime.Registry, tool string, input map[string]any, cwd any) bool {
 	short, ok := classify.ShortName(tool)
 	if !ok {
 		return false
 	}
-	switch short {
-	case "package_install":
-		return input["execute"] != true
-	case "capability_run":
-		if input["execute"] == true {
-			return false
-		}
-	case "workflow_plan":
-	default:
+	rule, listed := planOnly[short]
+	if !listed || input["execute"] == true {
 		return false
+	}
+	if !rule.needsProject {
+		return true
 	}
 	t, ok := reg.Lookup(short)
 	if !ok || t.ProjectArg() == "" {
