@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/runtime/runtimetest"
 	"github.com/windows-dev-agent/wda/tools/capabilityrun"
 )
 
@@ -74,7 +75,9 @@ func call(t *testing.T, e *runtime.Env, args runtime.Args) map[string]any {
 	if err != nil {
 		t.Fatal(err)
 	}
-	conforms(t, capabilityrun.Tool.OutputSchema(), out)
+	if err := runtimetest.CheckOutput(capabilityrun.Tool, out); err != nil {
+		t.Fatalf("output does not conform to the output schema: %v", err)
+	}
 	b, _ := json.Marshal(out)
 	var m map[string]any
 	if err := json.Unmarshal(b, &m); err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/windows-dev-agent/wda/runtime/proc"
+	"github.com/windows-dev-agent/wda/runtime/runtimetest"
 	"github.com/windows-dev-agent/wda/tools/tooldiscover"
 )
 
@@ -112,7 +113,9 @@ func TestVersionEvidence(t *testing.T) {
 			if !out.ExecutionStarted {
 				t.Error("execution_started false although a probe started")
 			}
-			conforms(t, tooldiscover.Tool.OutputSchema(), out)
+			if err := runtimetest.CheckOutput(tooldiscover.Tool, out); err != nil {
+				t.Fatalf("output does not conform to the output schema: %v", err)
+			}
 		})
 	}
 }
@@ -175,7 +178,9 @@ func TestProbeArgv(t *testing.T) {
 	if diff := cmp.Diff(known("code", "v1", "command"), out.Editors.Code); diff != "" {
 		t.Errorf("code is probed by command (-want +got):\n%s", diff)
 	}
-	conforms(t, tooldiscover.Tool.OutputSchema(), out)
+	if err := runtimetest.CheckOutput(tooldiscover.Tool, out); err != nil {
+		t.Fatalf("output does not conform to the output schema: %v", err)
+	}
 }
 
 func TestNothingStarted(t *testing.T) {
@@ -202,7 +207,9 @@ func TestNothingStarted(t *testing.T) {
 			if string(b) != `{"available":false,"version":null}` {
 				t.Errorf("missing tool JSON %s", b)
 			}
-			conforms(t, tooldiscover.Tool.OutputSchema(), out)
+			if err := runtimetest.CheckOutput(tooldiscover.Tool, out); err != nil {
+				t.Fatalf("output does not conform to the output schema: %v", err)
+			}
 		})
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/runtime/runtimetest"
 	"github.com/windows-dev-agent/wda/tools/tooldiscover"
 )
 
@@ -37,7 +38,9 @@ func TestRealProbes(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := res.(tooldiscover.Out)
-	conforms(t, tooldiscover.Tool.OutputSchema(), out)
+	if err := runtimetest.CheckOutput(tooldiscover.Tool, out); err != nil {
+		t.Fatalf("output does not conform to the output schema: %v", err)
+	}
 	g := out.Runtimes.Go
 	if !out.ExecutionStarted || !g.Available || g.Version == nil || *g.Version != "go version go1.99.0 linux/amd64" ||
 		g.VersionStatus != "known" || g.VersionSource != "command" || !filepath.IsAbs(g.Path) {

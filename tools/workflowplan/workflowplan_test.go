@@ -11,6 +11,7 @@ import (
 
 	wdaruntime "github.com/windows-dev-agent/wda/runtime"
 	"github.com/windows-dev-agent/wda/runtime/routing"
+	"github.com/windows-dev-agent/wda/runtime/runtimetest"
 	"github.com/windows-dev-agent/wda/tools/workflowplan"
 )
 
@@ -35,7 +36,9 @@ func call(t *testing.T, env *wdaruntime.Env, args map[string]any) map[string]any
 	if err != nil {
 		t.Fatal(err)
 	}
-	conforms(t, workflowplan.Tool.OutputSchema(), out)
+	if err := runtimetest.CheckOutput(workflowplan.Tool, out); err != nil {
+		t.Fatalf("output does not conform to the output schema: %v", err)
+	}
 	b, _ := json.Marshal(out)
 	var m map[string]any
 	if err := json.Unmarshal(b, &m); err != nil {

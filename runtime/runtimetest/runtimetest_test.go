@@ -1,0 +1,86 @@
+package runtimetest_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/runtime/runtimetest"
+)
+
+// inner is embedded without a JSON name, so its required field is inherited by out.
+type inner struct {
+	Kind string `json:"kind" jsonschema:"required,enum=a,enum=b"`
+}
+
+type item struct {
+	Name string `json:"name" jsonschema:"required"`
+}
+
+type in struct {
+	Query string `json:"query" jsonschema:"required,maxLength=4"`
+}
+
+type out struct {
+	runtime.Status
+	inner
+	Code  *int   `json:"code" jsonschema:"nullable"`
+	Count int    `json:"count,omitempty"`
+	Items []item `json:"items,omitempty"`
+}
+
+var tool = runtime.Define(runtime.Def[in, out]{
+	Name:        "conform_probe",
+	Description: "A tool whose schemas exercise every keyword the reflector emits.",
+	Classify:    func(runtime.Args) runtime.Class { return runtime.ReadOnly },
+	Handle:      func(context.Context, *runtime.Env, in) (out, error) { return out{}, nil },
+})
+
+// TestCheckOutput covers each keyword the reflector emits (type, enum, properties,
+// required, additionalProperties, items, oneOf), the keywords the three per-tool
+// validators that CheckOutput replaced implemented by hand.
+func TestCheckOutput(t *testing.T) {
+	tests := []struct {
+		name string
+		out  any
+		ok   bool
+	}{
+		{"typed value", out{Status: runtime.Status{Status: "ok"}, inner: inner{Kind: "a"}, Items: []item{{Name: "x"}}}, true},
+		{"null branch of nullable", map[string]any{"status": "ok", "kind": "b", "code": nil}, true},
+		{"integer branch of nullable", map[string]any{"status": "ok", "kind": "b", "code": 3}, true},
+		{"missing required", map[string]any{"kind": "a"}, false},
+		{"missing inherited required", map[string]any{"status": "ok"}, false},
+		{"wrong type", map[string]any{"status": 1, "kind": "a"}, false},
+		{"not an integer", map[string]any{"status": "ok", "kind": "a", "count": 1.5}, false},
+		{"outside enum", map[string]any{"status": "ok", "kind": "c"}, false},
+		{"unknown property", map[string]any{"status": "ok", "kind": "a", "extra": true}, false},
+		{"no oneOf branch", map[string]any{"status": "ok", "kind": "a", "code": "3"}, false},
+		{"bad item", map[string]any{"status": "ok", "kind": "a", "items": []any{map[string]any{}}}, false},
+		{"not an object", []any{}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := runtimetest.CheckOutput(tool, tt.out)
+			if (err == nil) != tt.ok {
+				t.Errorf("CheckOutput(%v) = %v, want ok %v", tt.out, err, tt.ok)
+			}
+		})
+	}
+}
+
+func TestCheckInput(t *testing.T) {
+	tests := []struct {
+		args map[string]any
+		ok   bool
+	}{
+		{map[string]any{"query": "abc"}, true},
+		{map[string]any{}, false},
+		{map[string]any{"query": "abcde"}, false},
+		{map[string]any{"query": "a", "other": 1}, false},
+	}
+	for _, tt := range tests {
+		if err := runtimetest.CheckInput(tool, tt.args); (err == nil) != tt.ok {
+			t.Errorf("CheckInput(%v) = %v, want ok %v", tt.args, err, tt.ok)
+		}
+	}
+}
