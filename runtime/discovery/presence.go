@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/windows-dev-agent/wda/runtime/proc"
 )
 
 // searchPath is the sanitized executable search path of discovery.md §2.6.1. It is
@@ -54,7 +56,7 @@ func newSearchPath(getenv func(string) string, cwd string, windows bool) searchP
 			continue
 		}
 		if windows {
-			entry = expandPercent(entry, getenv)
+			entry = proc.ExpandPercent(entry, getenv)
 		}
 		if !filepath.IsAbs(entry) {
 			continue
@@ -87,32 +89,6 @@ func normalizeDir(p string) string {
 		c = c[:len(c)-1]
 	}
 	return c
-}
-
-// expandPercent expands %VAR% references through getenv; an unknown variable is left
-// as written (as cmd.exe and ExpandEnvironmentStrings do).
-func expandPercent(s string, getenv func(string) string) string {
-	var b strings.Builder
-	for {
-		i := strings.IndexByte(s, '%')
-		if i < 0 {
-			b.WriteString(s)
-			return b.String()
-		}
-		j := strings.IndexByte(s[i+1:], '%')
-		if j < 0 {
-			b.WriteString(s)
-			return b.String()
-		}
-		name := s[i+1 : i+1+j]
-		b.WriteString(s[:i])
-		if v := getenv(name); name != "" && v != "" {
-			b.WriteString(v)
-		} else {
-			b.WriteString(s[i : i+j+2])
-		}
-		s = s[i+j+2:]
-	}
 }
 
 // has reports whether an application called name is on the sanitized path. It uses

@@ -9,23 +9,6 @@ import (
 
 func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 
-func TestExpandPercent(t *testing.T) {
-	env := envOf(map[string]string{"SystemRoot": `C:\Windows`, "EMPTY": ""})
-	cases := map[string]string{
-		`%SystemRoot%\System32`:      `C:\Windows\System32`,
-		`%Missing%\x`:                `%Missing%\x`,
-		`%EMPTY%\x`:                  `%EMPTY%\x`,
-		`50%`:                        `50%`,
-		`%%`:                         `%%`,
-		`a%SystemRoot%b%SystemRoot%`: `aC:\WindowsbC:\Windows`,
-	}
-	for in, want := range cases {
-		if got := expandPercent(in, env); got != want {
-			t.Errorf("expandPercent(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestSearchPathWindowsFlavour(t *testing.T) {
 	// The Windows rules (";" separator, %VAR%, case-insensitive duplicates, PATHEXT)
 	// with host-absolute directories so the test runs anywhere.

@@ -2,11 +2,12 @@ package proc
 
 import "strings"
 
-// expandPercent expands %NAME% references the way ExpandEnvironmentStrings does, but
+// ExpandPercent expands %NAME% references the way ExpandEnvironmentStrings does, but
 // through getenv so a per-call environment is honoured: an unknown or empty variable
 // and an unmatched % stay literal. Variable names are looked up as written (Windows
-// environment lookups are case-insensitive already).
-func expandPercent(s string, getenv func(string) string) string {
+// environment lookups are case-insensitive already). The resolver here and PATH
+// presence in runtime/discovery both expand with it, so they agree on every entry.
+func ExpandPercent(s string, getenv func(string) string) string {
 	if !strings.Contains(s, "%") {
 		return s
 	}

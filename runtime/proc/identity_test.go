@@ -168,7 +168,7 @@ func FuzzReparseTag(f *testing.F) {
 }
 
 func TestExpandPercent(t *testing.T) {
-	env := map[string]string{"ROOT": `C:\Tools`, "EMPTY": "", "A": "x"}
+	env := map[string]string{"ROOT": `C:\Tools`, "EMPTY": "", "A": "x", "SystemRoot": `C:\Windows`}
 	getenv := func(k string) string { return env[k] }
 	tests := []struct{ in, want string }{
 		{`%ROOT%\bin`, `C:\Tools\bin`},
@@ -179,10 +179,16 @@ func TestExpandPercent(t *testing.T) {
 		{`%%A%`, `%x`},
 		{`%A%%A%`, `xx`},
 		{`100% %ROOT%`, `100% C:\Tools`},
+		// The PATH entries runtime/discovery expands with it.
+		{`%SystemRoot%\System32`, `C:\Windows\System32`},
+		{`%Missing%\x`, `%Missing%\x`},
+		{`%EMPTY%\x`, `%EMPTY%\x`},
+		{`%%`, `%%`},
+		{`a%SystemRoot%b%SystemRoot%`, `aC:\WindowsbC:\Windows`},
 	}
 	for _, tc := range tests {
-		if got := expandPercent(tc.in, getenv); got != tc.want {
-			t.Errorf("expandPercent(%q) = %q, want %q", tc.in, got, tc.want)
+		if got := ExpandPercent(tc.in, getenv); got != tc.want {
+			t.Errorf("ExpandPercent(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }
@@ -193,9 +199,9 @@ func FuzzExpandPercent(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		// With no variables defined, expansion is the identity.
-		if got := expandPercent(s, func(string) string { return "" }); got != s {
-			t.Fatalf("expandPercent(%q) with empty env = %q", s, got)
+		if got := ExpandPercent(s, func(string) string { return "" }); got != s {
+			t.Fatalf("ExpandPercent(%q) with empty env = %q", s, got)
 		}
-		_ = expandPercent(s, func(k string) string { return "<" + k + ">" })
+		_ = ExpandPercent(s, func(k string) string { return "<" + k + ">" })
 	})
 }

@@ -72,7 +72,7 @@ func (r PathResolver) searchDirs() []string {
 	for _, e := range strings.Split(path, ";") {
 		e = strings.TrimSpace(e)
 		e = strings.TrimSpace(strings.Trim(e, `"`))
-		e = r.expandHome(expandPercent(e, r.getenv))
+		e = r.expandHome(ExpandPercent(e, r.getenv))
 		if e == "" || !filepath.IsAbs(e) {
 			continue
 		}
