@@ -1,0 +1,134 @@
+package gen
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/skills"
+)
+
+// Payload roots under dist/. Each host gets its own root so neither can load the
+// other's hooks file.
+const (
+	ClaudeRoot = "claude"
+	CodexRoot  = "codex"
+)
+
+// Project metadata shared by both manifests.
+const (
+	displayName = "Windows Dev Agent"
+	homepage    = "https://github.com/windows-dev-agent/wda"
+	author      = "Windows Dev Agent contributors"
+	license     = "MIT"
+)
+
+// CodexServerName is the Codex server key: Codex tool names are mcp__<key>__<tool>, and
+// the hyphenated name would not survive its naming rules.
+var CodexServerName = strings.ReplaceAll(runtime.ServerName, "-", "_")
+
+// Render returns every generated file, keyed by its slash path under dist/.
+func Render(reg *runtime.Registry) (map[string][]byte, error) {
+	files := map[string][]byte{}
+	all, err := skills.All()
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range all {
+		files[path.Join(ClaudeRoot, "skills", s.Name, "SKILL.md")] = s.Body
+		files[path.Join(CodexRoot, "skills", s.Name, "SKILL.md")] = s.Body
+	}
+	for _, step := range []func(*runtime.Registry, []skills.Skill, map[string][]byte) error{renderClaude, renderCodex, renderDocs} {
+		if err := step(reg, all, files); err != nil {
+			return nil, err
+		}
+	}
+	return files, nil
+}
+
+// marshal renders JSON with two-space indentation, no HTML escaping and a trailing
+// newline; key order is the struct field order.
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// widest are arguments that switch on everything a tool's classification depends on:
+// every boolean true, every string set (an unknown capability id counts as
+// approval-required), every array non-empty.
+func widest(t runtime.Tool) runtime.Args {
+	a := runtime.Args{}
+	in := t.InputSchema()
+	for p := in.Properties.Oldest(); p != nil; p = p.Next() {
+		switch p.Value.Type {
+		case "boolean":
+			a[p.Key] = true
+		case "string":
+			a[p.Key] = "wda-probe"
+		case "array":
+			a[p.Key] = []any{"wda-probe"}
+		}
+	}
+	return a
+}
+
+// Gated lists, in registry order, the tools for which a host gate can ever decide
+// something: those some call of which is neither read-only nor reversible.
+func Gated(reg *runtime.Registry) []string {
+	var out []string
+	for _, t := range reg.Tools() {
+		switch t.Classify(widest(t)) {
+		case runtime.ReadOnly, runtime.Reversible:
+		default:
+			out = append(out, t.Name())
+		}
+	}
+	return out
+}
+
+// AlwaysReadOnly lists tools that are read-only for every argument combination.
+func AlwaysReadOnly(reg *runtime.Registry) []string {
+	var out []string
+	for _, t := range reg.Tools() {
+		if t.Classify(widest(t)) == runtime.ReadOnly && t.Classify(runtime.Args{}) == runtime.ReadOnly {
+			out = append(out, t.Name())
+		}
+	}
+	return out
+}
+
+// ProjectScoped lists tools that take a project directory argument.
+func ProjectScoped(reg *runtime.Registry) []string {
+	var out []string
+	for _, t := range reg.Tools() {
+		if t.ProjectArg() != "" {
+			out = append(out, t.Name())
+		}
+	}
+	return out
+}
+
+// alternation renders names as a regexp alternation, checking each is a plain name.
+func alternation(names []string) string {
+	for _, n := range names {
+		if regexp.QuoteMeta(n) != n {
+			panic(fmt.Sprintf("gen: tool name %q needs escaping in a matcher", n))
+		}
+	}
+	return strings.Join(names, "|")
+}
+
+func without(names []string, drop ...string) []string {
+	return slices.DeleteFunc(slices.Clone(names), func(n string) bool { return slices.Contains(drop, n) })
+}

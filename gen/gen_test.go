@@ -1,0 +1,100 @@
+package gen_test
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/windows-dev-agent/wda/gen"
+	"github.com/windows-dev-agent/wda/runtime"
+	_ "github.com/windows-dev-agent/wda/tools/all"
+)
+
+var update = flag.Bool("update", false, "rewrite ../dist from a fresh render")
+
+const distDir = "../dist"
+
+// TestDistIsFresh is the freshness check: the committed dist/ must equal a fresh
+// render. `go generate ./...` (or this test with -update) rewrites it.
+func TestDistIsFresh(t *testing.T) {
+	files, err := gen.Render(runtime.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *update {
+		if err := gen.Write(distDir, files); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, want := range files {
+		got, err := os.ReadFile(filepath.Join(distDir, filepath.FromSlash(name)))
+		if err != nil {
+			t.Errorf("%s is missing from dist/: run go generate ./...", name)
+			continue
+		}
+		if diff := cmp.Diff(string(want), string(got)); diff != "" {
+			t.Errorf("dist/%s is stale (-fresh +committed); run go generate ./...:\n%s", name, diff)
+		}
+	}
+	stale, err := gen.Stale(distDir, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(stale) > 0 {
+		t.Errorf("dist/ has files no longer generated: %v", stale)
+	}
+}
+
+func TestRenderIsDeterministic(t *testing.T) {
+	a, err := gen.Render(runtime.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := gen.Render(runtime.Default())
+	if diff := cmp.Diff(a, b); diff != "" {
+		t.Fatalf("two renders differ:\n%s", diff)
+	}
+	for name, data := range a {
+		if len(data) == 0 || data[len(data)-1] != '\n' {
+			t.Errorf("%s must end with a newline", name)
+		}
+	}
+}
+
+// A description change without regenerating must fail the freshness comparison.
+func TestFreshnessNoticesADescriptionChange(t *testing.T) {
+	dir := t.TempDir()
+	files, err := gen.Render(runtime.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := gen.Write(dir, files); err != nil {
+		t.Fatal(err)
+	}
+	reg := runtime.New()
+	for _, tl := range runtime.Default().Tools() {
+		reg.Register(renamed{tl})
+	}
+	changed, err := gen.Render(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var differ []string
+	for name, data := range changed {
+		old, _ := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+		if string(old) != string(data) {
+			differ = append(differ, name)
+		}
+	}
+	if !slices.Contains(differ, "claude/agents/windows-orchestrator.md") {
+		t.Fatalf("a changed tool title went unnoticed; differing files: %v", differ)
+	}
+}
+
+type renamed struct{ runtime.Tool }
+
+func (r renamed) Title() string { return r.Tool.Title() + " (changed)" }
