@@ -22,6 +22,17 @@ import (
 // options builds the server options every command shares: the host, the data dir, the
 // project dir and the audit sink.
 func options(hostName, dataDir string, getenv func(string) string) (runtime.Options, error) {
+	if dataDir != "" {
+		// Adapters read the data dir from the environment per call (Codex rebinds it);
+		// --data-dir wins by answering for that variable, never by setting process env.
+		base := getenv
+		getenv = func(k string) string {
+			if k == "WINDOWS_DEV_AGENT_DATA_DIR" {
+				return dataDir
+			}
+			return base(k)
+		}
+	}
 	h, err := hostByName(hostName, getenv)
 	if err != nil {
 		return runtime.Options{}, err
