@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/windows-dev-agent/wda/runtime"
 )
 
 // Budgets, cumulative across all selected roots (tools.md §5.1).
@@ -52,7 +54,9 @@ func Validate(workspace string, paths []string) (*Selection, error) {
 var lstatFn = lstatNode
 
 func validate(workspace string, paths []string, lim limits) (*Selection, error) {
-	ws, err := realDir(workspace)
+	// The workspace itself may be reached through links (it is the caller's project);
+	// its contents may not.
+	ws, err := runtime.RealDir(workspace)
 	if err != nil {
 		return nil, err
 	}
@@ -81,23 +85,6 @@ func validate(workspace string, paths []string, lim limits) (*Selection, error) 
 	}
 	sel.Entries, sel.Bytes = w.entries, w.bytes
 	return sel, nil
-}
-
-// realDir resolves the workspace to its real absolute path; the workspace itself may be
-// reached through links (it is the caller's project), its contents may not.
-func realDir(workspace string) (string, error) {
-	abs, err := filepath.Abs(workspace)
-	if err != nil {
-		return "", fmt.Errorf("Not a directory: %s", workspace)
-	}
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return "", fmt.Errorf("Not a directory: %s", abs)
-	}
-	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
-		return "", fmt.Errorf("Not a directory: %s", abs)
-	}
-	return real, nil
 }
 
 // walkComponents reads each component from the workspace down to the target without

@@ -1,0 +1,82 @@
+package runtime_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/windows-dev-agent/wda/runtime"
+)
+
+func TestResolveDir(t *testing.T) {
+	root := t.TempDir()
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	project := filepath.Join(root, "project")
+	sub := filepath.Join(root, "home", "sub")
+	file := filepath.Join(root, "file")
+	for _, d := range []string{project, sub} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := &runtime.Env{ProjectDir: project, Getenv: func(k string) string {
+		return map[string]string{"HOME": filepath.Join(root, "home")}[k]
+	}}
+	tests := []struct {
+		in, want, err string
+	}{
+		{in: "  ", want: filepath.Join(real, "project")},
+		{in: project, want: filepath.Join(real, "project")},
+		{in: "~/sub", want: filepath.Join(real, "home", "sub")},
+		{in: file, err: "Not a directory: " + file},
+		{in: filepath.Join(root, "missing"), err: "Not a directory: " + filepath.Join(root, "missing")},
+	}
+	if filepath.Separator == '\\' {
+		tests = append(tests, struct{ in, want, err string }{in: `~\sub`, want: filepath.Join(real, "home", "sub")})
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, err := runtime.ResolveDir(env, tt.in)
+			if tt.err != "" {
+				if err == nil || err.Error() != tt.err {
+					t.Fatalf("ResolveDir(%q) = %q, %v; want error %q", tt.in, got, err, tt.err)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Fatalf("ResolveDir(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+			}
+		})
+	}
+}
+
+// TestRealDirThroughLink: the named directory may itself be a link; the result is its
+// target.
+func TestRealDirThroughLink(t *testing.T) {
+	root := t.TempDir()
+	target := filepath.Join(root, "target")
+	link := filepath.Join(root, "link")
+	if err := os.Mkdir(target, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// Checked by effect: Wine reports success without creating a link.
+	if err := os.Symlink(target, link); err != nil {
+		t.Skipf("symlinks unavailable: %v", err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Skipf("no symlink was created (%v)", err)
+	}
+	want, err := filepath.EvalSymlinks(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := runtime.RealDir(link); err != nil || got != want {
+		t.Fatalf("RealDir(link) = %q, %v; want %q", got, err, want)
+	}
+}
