@@ -10,16 +10,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/runtime/runtimetest"
 )
-
-func tempRoot(t *testing.T) string {
-	t.Helper()
-	r, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
 
 // normalise marshals v and replaces root with $ROOT (and, on Windows, separators with
 // /) so fixtures are platform-neutral, then decodes it generically for cmp.
@@ -56,7 +48,7 @@ func TestProjectFixtures(t *testing.T) {
 	for _, a := range archives {
 		t.Run(filepath.Base(a), func(t *testing.T) {
 			files := readTxtar(t, a)
-			root := tempRoot(t)
+			root := runtimetest.TempDir(t)
 			materialise(t, root, files)
 			configs := ReadAll(ProjectSources(root))
 			if diff := cmp.Diff(decode(t, files["want.json"]), normalise(t, root, configs)); diff != "" {
@@ -72,13 +64,13 @@ func TestProjectFixtures(t *testing.T) {
 }
 
 func TestGuardedProjectReads(t *testing.T) {
-	outside := tempRoot(t)
+	outside := runtimetest.TempDir(t)
 	os.WriteFile(filepath.Join(outside, "real.json"), []byte(`{"mcpServers":{"x":{"command":"c"}}}`), 0o644)
 	os.MkdirAll(filepath.Join(outside, "dir"), 0o755)
 	os.WriteFile(filepath.Join(outside, "dir", "config.json"), []byte(`{"mcpServers":{"y":{"command":"c"}}}`), 0o644)
 
 	t.Run("config is a symlink", func(t *testing.T) {
-		root := tempRoot(t)
+		root := runtimetest.TempDir(t)
 		if !symlink(filepath.Join(outside, "real.json"), filepath.Join(root, ".mcp.json")) {
 			t.Skip("symbolic links cannot be created here")
 		}
@@ -88,7 +80,7 @@ func TestGuardedProjectReads(t *testing.T) {
 		}
 	})
 	t.Run("parent is a symlink", func(t *testing.T) {
-		root := tempRoot(t)
+		root := runtimetest.TempDir(t)
 		if !symlink(filepath.Join(outside, "dir"), filepath.Join(root, ".continue")) {
 			t.Skip("symbolic links cannot be created here")
 		}
@@ -99,7 +91,7 @@ func TestGuardedProjectReads(t *testing.T) {
 		}
 	})
 	t.Run("3 MiB config", func(t *testing.T) {
-		root := tempRoot(t)
+		root := runtimetest.TempDir(t)
 		big := `{"mcpServers":{"a":{"command":"` + strings.Repeat("x", 3<<20) + `"}}}`
 		os.WriteFile(filepath.Join(root, ".mcp.json"), []byte(big), 0o644)
 		configs := ReadAll(ProjectSources(root))
@@ -145,7 +137,7 @@ func TestHostSources(t *testing.T) {
 }
 
 func TestCodexTOML(t *testing.T) {
-	dir := tempRoot(t)
+	dir := runtimetest.TempDir(t)
 	p := filepath.Join(dir, "config.toml")
 	os.WriteFile(p, []byte(`
 [mcp_servers.docs]
@@ -187,8 +179,8 @@ args = "x"
 }
 
 func TestExplicitSource(t *testing.T) {
-	root := tempRoot(t)
-	lex := filepath.Join(tempRoot(t), "alias")
+	root := runtimetest.TempDir(t)
+	lex := filepath.Join(runtimetest.TempDir(t), "alias")
 	env := envWith("claude", map[string]string{"HOME": filepath.Join(root, "home")})
 	tests := []struct {
 		in   string
@@ -214,7 +206,7 @@ func TestExplicitSource(t *testing.T) {
 // TestNoSecretsInSummaries plants distinctive secrets in every command, URL, argument
 // and env value (and env key) and greps the whole JSON of every summary and total.
 func TestNoSecretsInSummaries(t *testing.T) {
-	root := tempRoot(t)
+	root := runtimetest.TempDir(t)
 	secrets := []string{"CMDSECRET1", "URLSECRET2", "ARGSECRET3", "ENVSECRET4", "ENVKEYSECRET5", "TOMLSECRET6", "HDRSECRET7"}
 	os.WriteFile(filepath.Join(root, ".mcp.json"), []byte(`{"mcpServers":{
 		"a": {"command": "C:\\tools\\CMDSECRET1.exe", "args": ["--token=ARGSECRET3", "x"], "env": {"ENVKEYSECRET5": "ENVSECRET4"}},

@@ -2,7 +2,11 @@ package runtimetest_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/windows-dev-agent/wda/runtime"
 	"github.com/windows-dev-agent/wda/runtime/runtimetest"
@@ -33,7 +37,9 @@ var tool = runtime.Define(runtime.Def[in, out]{
 	Name:        "conform_probe",
 	Description: "A tool whose schemas exercise every keyword the reflector emits.",
 	Classify:    func(runtime.Args) runtime.Class { return runtime.ReadOnly },
-	Handle:      func(context.Context, *runtime.Env, in) (out, error) { return out{}, nil },
+	Handle: func(_ context.Context, _ *runtime.Env, a in) (out, error) {
+		return out{Status: runtime.Status{Status: a.Query}, inner: inner{Kind: "a"}}, nil
+	},
 })
 
 // TestCheckOutput covers each keyword the reflector emits (type, enum, properties,
@@ -82,5 +88,28 @@ func TestCheckInput(t *testing.T) {
 		if err := runtimetest.CheckInput(tool, tt.args); (err == nil) != tt.ok {
 			t.Errorf("CheckInput(%v) = %v, want ok %v", tt.args, err, tt.ok)
 		}
+	}
+}
+
+func TestCall(t *testing.T) {
+	m, raw := runtimetest.Call(t, tool, &runtime.Env{}, runtime.Args{"query": "ok"})
+	want := map[string]any{"status": "ok", "execution_started": false, "kind": "a", "code": nil}
+	if diff := cmp.Diff(want, m); diff != "" {
+		t.Errorf("Call map (-want +got):\n%s", diff)
+	}
+	if string(raw) != `{"status":"ok","execution_started":false,"kind":"a","code":null}` {
+		t.Errorf("Call encoding %s", raw)
+	}
+}
+
+func TestFixtures(t *testing.T) {
+	dir := runtimetest.TempDir(t)
+	if real, err := filepath.EvalSymlinks(dir); err != nil || real != dir || !filepath.IsAbs(dir) {
+		t.Fatalf("TempDir %q is not its own real path (%q, %v)", dir, real, err)
+	}
+	p := filepath.Join(dir, "a", "b", "f.txt")
+	runtimetest.WriteFile(t, p, "content")
+	if b, err := os.ReadFile(p); err != nil || string(b) != "content" {
+		t.Fatalf("WriteFile: %q, %v", b, err)
 	}
 }

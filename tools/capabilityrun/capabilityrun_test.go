@@ -71,18 +71,7 @@ func env(t *testing.T, pathDir string, cat string) *runtime.Env {
 
 func call(t *testing.T, e *runtime.Env, args runtime.Args) map[string]any {
 	t.Helper()
-	out, err := capabilityrun.Tool.Call(context.Background(), e, args)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := runtimetest.CheckOutput(capabilityrun.Tool, out); err != nil {
-		t.Fatalf("output does not conform to the output schema: %v", err)
-	}
-	b, _ := json.Marshal(out)
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
+	m, _ := runtimetest.Call(t, capabilityrun.Tool, e, args)
 	return m
 }
 

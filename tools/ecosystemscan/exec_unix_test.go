@@ -10,14 +10,16 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/windows-dev-agent/wda/runtime/runtimetest"
 )
 
 // TestRealFakeExecutables runs the real resolver and runner against `code` and
 // `winget` shell scripts found through a PATH that exists only in the per-call env.
 func TestRealFakeExecutables(t *testing.T) {
-	root := tempRoot(t)
-	bin := tempRoot(t)
-	home := tempRoot(t)
+	root := runtimetest.TempDir(t)
+	bin := runtimetest.TempDir(t)
+	home := runtimetest.TempDir(t)
 	script := func(name, body string) {
 		if err := os.WriteFile(filepath.Join(bin, name), []byte("#!/bin/sh\n"+body), 0o755); err != nil {
 			t.Fatal(err)

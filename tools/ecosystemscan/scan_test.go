@@ -17,25 +17,6 @@ import (
 	"github.com/windows-dev-agent/wda/runtime/runtimetest"
 )
 
-func tempRoot(t *testing.T) string {
-	t.Helper()
-	r, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
-
-func write(t *testing.T, p, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // recorder is a fake resolver and runner that records every consultation.
 type recorder struct {
 	mu       sync.Mutex
@@ -96,12 +77,7 @@ func run(t *testing.T, env *runtime.Env, in In, d deps) (Out, map[string]any) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := json.Marshal(out)
-	var m map[string]any
-	json.Unmarshal(b, &m)
-	if err := runtimetest.CheckOutput(Tool, m); err != nil {
-		t.Fatalf("output does not match the schema: %v\n%s", err, b)
-	}
+	m, _ := runtimetest.Decode(t, Tool, out)
 	return out, m
 }
 
@@ -123,16 +99,16 @@ func TestClassify(t *testing.T) {
 }
 
 func TestProjectOnlyScan(t *testing.T) {
-	root := tempRoot(t)
-	home := tempRoot(t)
-	outside := tempRoot(t)
-	write(t, filepath.Join(root, ".vscode", "extensions.json"), `{"recommendations":["golang.go", 7, "saoudrizwan.claude-dev"]}`)
-	write(t, filepath.Join(root, ".mcp.json"), `{"mcpServers":{"docs":{"command":"npx","args":["x"]}}}`)
-	write(t, filepath.Join(root, "CLAUDE.md"), "# notes")
-	write(t, filepath.Join(root, ".github", "copilot-instructions.md"), "x")
-	write(t, filepath.Join(root, ".roo", "rules.md"), "x")
-	write(t, filepath.Join(home, ".claude.json"), `{"mcpServers":{"host":{"command":"x"}}}`)
-	write(t, filepath.Join(home, ".claude", "plugins", "p1", "x"), "")
+	root := runtimetest.TempDir(t)
+	home := runtimetest.TempDir(t)
+	outside := runtimetest.TempDir(t)
+	runtimetest.WriteFile(t, filepath.Join(root, ".vscode", "extensions.json"), `{"recommendations":["golang.go", 7, "saoudrizwan.claude-dev"]}`)
+	runtimetest.WriteFile(t, filepath.Join(root, ".mcp.json"), `{"mcpServers":{"docs":{"command":"npx","args":["x"]}}}`)
+	runtimetest.WriteFile(t, filepath.Join(root, "CLAUDE.md"), "# notes")
+	runtimetest.WriteFile(t, filepath.Join(root, ".github", "copilot-instructions.md"), "x")
+	runtimetest.WriteFile(t, filepath.Join(root, ".roo", "rules.md"), "x")
+	runtimetest.WriteFile(t, filepath.Join(home, ".claude.json"), `{"mcpServers":{"host":{"command":"x"}}}`)
+	runtimetest.WriteFile(t, filepath.Join(home, ".claude", "plugins", "p1", "x"), "")
 	os.MkdirAll(filepath.Join(outside, "agents"), 0o755)
 	linked := symlink(filepath.Join(outside, "agents"), filepath.Join(root, ".agents"))
 
@@ -168,9 +144,9 @@ func TestProjectOnlyScan(t *testing.T) {
 }
 
 func TestUnreadableProjectPartsAreWarnings(t *testing.T) {
-	root := tempRoot(t)
-	write(t, filepath.Join(root, ".vscode", "extensions.json"), `{"recommendations": [`)
-	write(t, filepath.Join(root, ".mcp.json"), `[]`)
+	root := runtimetest.TempDir(t)
+	runtimetest.WriteFile(t, filepath.Join(root, ".vscode", "extensions.json"), `{"recommendations": [`)
+	runtimetest.WriteFile(t, filepath.Join(root, ".mcp.json"), `[]`)
 	out, _ := run(t, envFor(root, "claude", nil), In{}, forbidden(t))
 	want := []string{"Could not parse " + filepath.Join(root, ".vscode", "extensions.json") + ": invalid JSON: unexpected EOF"}
 	if diff := cmp.Diff(want, out.Inventory.Warnings); diff != "" {
@@ -182,7 +158,7 @@ func TestUnreadableProjectPartsAreWarnings(t *testing.T) {
 }
 
 func TestInvalidInput(t *testing.T) {
-	root := tempRoot(t)
+	root := runtimetest.TempDir(t)
 	out, m := run(t, envFor(root, "claude", nil), In{IncludePackages: true}, forbidden(t))
 	want := map[string]any{"status": "invalid_input", "error": "include_packages requires include_host=true", "execution_started": false}
 	if diff := cmp.Diff(want, m); diff != "" {
@@ -195,12 +171,12 @@ func TestInvalidInput(t *testing.T) {
 }
 
 func TestHostScan(t *testing.T) {
-	root := tempRoot(t)
-	home := tempRoot(t)
-	write(t, filepath.Join(home, ".claude", "plugins", "zeta", "plugin.json"), "{}")
-	write(t, filepath.Join(home, ".claude", "plugins", "alpha", "plugin.json"), "{}")
-	write(t, filepath.Join(home, ".claude", "plugins", "config.json"), "{}")
-	write(t, filepath.Join(home, ".claude.json"), `{"mcpServers":{"h":{"url":"x"}}}`)
+	root := runtimetest.TempDir(t)
+	home := runtimetest.TempDir(t)
+	runtimetest.WriteFile(t, filepath.Join(home, ".claude", "plugins", "zeta", "plugin.json"), "{}")
+	runtimetest.WriteFile(t, filepath.Join(home, ".claude", "plugins", "alpha", "plugin.json"), "{}")
+	runtimetest.WriteFile(t, filepath.Join(home, ".claude", "plugins", "config.json"), "{}")
+	runtimetest.WriteFile(t, filepath.Join(home, ".claude.json"), `{"mcpServers":{"h":{"url":"x"}}}`)
 	code := filepath.Join(home, "bin", "code")
 	winget := filepath.Join(home, "bin", "winget.exe")
 	var lines []string
@@ -289,7 +265,7 @@ func TestHostEvidenceIntegrity(t *testing.T) {
 			if tt.wingetFound {
 				rec.paths["winget"], rec.receipts["winget"] = "/bin/winget", *tt.wg
 			}
-			out, _ := run(t, envFor(tempRoot(t), "claude", nil), In{IncludeHost: true, IncludePackages: true}, rec.deps())
+			out, _ := run(t, envFor(runtimetest.TempDir(t), "claude", nil), In{IncludeHost: true, IncludePackages: true}, rec.deps())
 			inv := out.Inventory
 			if diff := cmp.Diff(tt.warnings, inv.Warnings); diff != "" {
 				t.Errorf("warnings (-want +got)\n%s", diff)
@@ -307,14 +283,14 @@ func TestHostEvidenceIntegrity(t *testing.T) {
 func ptr[T any](v T) *T { return &v }
 
 func TestCodexPlugins(t *testing.T) {
-	root := tempRoot(t)
-	home := tempRoot(t)
+	root := runtimetest.TempDir(t)
+	home := runtimetest.TempDir(t)
 	codexHome := filepath.Join(home, "cx")
 	for _, d := range []string{"plugins/mine", "plugins/other", "plugins/data/windows-dev-agent", "plugins/cache/openai-curated/x", "plugins/cache/team"} {
 		os.MkdirAll(filepath.Join(codexHome, filepath.FromSlash(d)), 0o755)
 	}
-	write(t, filepath.Join(codexHome, "plugins", "notes.txt"), "")
-	write(t, filepath.Join(codexHome, "config.toml"), "[mcp_servers.cx]\ncommand = 'c'\n")
+	runtimetest.WriteFile(t, filepath.Join(codexHome, "plugins", "notes.txt"), "")
+	runtimetest.WriteFile(t, filepath.Join(codexHome, "config.toml"), "[mcp_servers.cx]\ncommand = 'c'\n")
 	rec := &recorder{paths: map[string]string{}}
 	vars := map[string]string{"HOME": home, "CODEX_HOME": codexHome}
 

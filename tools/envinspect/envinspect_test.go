@@ -12,6 +12,7 @@ import (
 
 	"github.com/windows-dev-agent/wda/runtime"
 	"github.com/windows-dev-agent/wda/runtime/discovery"
+	"github.com/windows-dev-agent/wda/runtime/runtimetest"
 	"github.com/windows-dev-agent/wda/schema"
 )
 
@@ -42,18 +43,7 @@ func call(t *testing.T, env *runtime.Env, args runtime.Args) map[string]any {
 	if args == nil {
 		args = runtime.Args{}
 	}
-	out, err := Tool.Call(t.Context(), env, args)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := json.Marshal(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
+	m, _ := runtimetest.Call(t, Tool, env, args)
 	return m
 }
 

@@ -1,8 +1,6 @@
 package mcpaudit
 
 import (
-	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,44 +12,11 @@ import (
 	"github.com/windows-dev-agent/wda/runtime/runtimetest"
 )
 
-func tempRoot(t *testing.T) string {
-	t.Helper()
-	r, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
-
-func write(t *testing.T, p, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // call runs the tool as the gate would (validated args through Tool.Call), checks the
 // result against the advertised output schema and returns it as generic JSON.
 func call(t *testing.T, env *runtime.Env, args map[string]any) (map[string]any, string) {
 	t.Helper()
-	out, err := Tool.Call(context.Background(), env, args)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := json.Marshal(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
-	if err := runtimetest.CheckOutput(Tool, m); err != nil {
-		t.Fatalf("output does not match the schema: %v\n%s", err, b)
-	}
+	m, b := runtimetest.Call(t, Tool, env, args)
 	return m, string(b)
 }
 
@@ -79,10 +44,10 @@ func TestClassify(t *testing.T) {
 }
 
 func TestProjectScopeDefault(t *testing.T) {
-	root := tempRoot(t)
-	home := tempRoot(t)
-	write(t, filepath.Join(root, ".mcp.json"), `{"mcpServers":{"a":{"command":"x"},"b":{"url":"u"}}}`)
-	write(t, filepath.Join(home, ".claude.json"), `{"mcpServers":{"host":{"command":"x"}}}`)
+	root := runtimetest.TempDir(t)
+	home := runtimetest.TempDir(t)
+	runtimetest.WriteFile(t, filepath.Join(root, ".mcp.json"), `{"mcpServers":{"a":{"command":"x"},"b":{"url":"u"}}}`)
+	runtimetest.WriteFile(t, filepath.Join(home, ".claude.json"), `{"mcpServers":{"host":{"command":"x"}}}`)
 	got, _ := call(t, envFor(root, "claude", map[string]string{"HOME": home}), map[string]any{})
 	want := map[string]any{
 		"status": "ok", "execution_started": false, "project_dir": root, "host_inventory_included": false,
@@ -98,14 +63,14 @@ func TestProjectScopeDefault(t *testing.T) {
 }
 
 func TestHostAndDuplicates(t *testing.T) {
-	root := tempRoot(t)
-	home := tempRoot(t)
+	root := runtimetest.TempDir(t)
+	home := runtimetest.TempDir(t)
 	appdata := filepath.Join(home, "AppData", "Roaming")
 	codex := filepath.Join(home, "codexhome")
-	write(t, filepath.Join(root, ".mcp.json"), `{"mcpServers":{"shared":{"command":"x"}}}`)
-	write(t, filepath.Join(home, ".claude.json"), `{"mcpServers":{"shared":{"command":"y"},"solo":{"url":"u"}}}`)
-	write(t, filepath.Join(appdata, "Claude", "claude_desktop_config.json"), `{"mcpServers":{"desk":{"command":"z"}}}`)
-	write(t, filepath.Join(codex, "config.toml"), "[mcp_servers.shared]\ncommand = 'c'\n[mcp_servers.cx]\nurl = 'u'\n")
+	runtimetest.WriteFile(t, filepath.Join(root, ".mcp.json"), `{"mcpServers":{"shared":{"command":"x"}}}`)
+	runtimetest.WriteFile(t, filepath.Join(home, ".claude.json"), `{"mcpServers":{"shared":{"command":"y"},"solo":{"url":"u"}}}`)
+	runtimetest.WriteFile(t, filepath.Join(appdata, "Claude", "claude_desktop_config.json"), `{"mcpServers":{"desk":{"command":"z"}}}`)
+	runtimetest.WriteFile(t, filepath.Join(codex, "config.toml"), "[mcp_servers.shared]\ncommand = 'c'\n[mcp_servers.cx]\nurl = 'u'\n")
 	vars := map[string]string{"HOME": home, "APPDATA": appdata, "CODEX_HOME": codex}
 
 	files := func(m map[string]any) []string {
@@ -134,9 +99,9 @@ func TestHostAndDuplicates(t *testing.T) {
 }
 
 func TestReparseProjectConfig(t *testing.T) {
-	root := tempRoot(t)
-	outside := tempRoot(t)
-	write(t, filepath.Join(outside, "cfg.json"), `{"mcpServers":{"evil":{"command":"x"}}}`)
+	root := runtimetest.TempDir(t)
+	outside := runtimetest.TempDir(t)
+	runtimetest.WriteFile(t, filepath.Join(outside, "cfg.json"), `{"mcpServers":{"evil":{"command":"x"}}}`)
 	if !symlink(filepath.Join(outside, "cfg.json"), filepath.Join(root, ".mcp.json")) {
 		t.Skip("symbolic links cannot be created here")
 	}
@@ -160,9 +125,9 @@ func TestReparseProjectConfig(t *testing.T) {
 }
 
 func TestConfigPathOutsideProject(t *testing.T) {
-	root := tempRoot(t)
-	other := tempRoot(t)
-	write(t, filepath.Join(other, "real.json"), `{"mcpServers":{"x":{"command":"c"}}}`)
+	root := runtimetest.TempDir(t)
+	other := runtimetest.TempDir(t)
+	runtimetest.WriteFile(t, filepath.Join(other, "real.json"), `{"mcpServers":{"x":{"command":"c"}}}`)
 	if !symlink(filepath.Join(other, "real.json"), filepath.Join(other, "link.json")) {
 		t.Skip("symbolic links cannot be created here")
 	}
@@ -178,8 +143,8 @@ func TestConfigPathOutsideProject(t *testing.T) {
 }
 
 func TestInvalidCwd(t *testing.T) {
-	root := tempRoot(t)
-	write(t, filepath.Join(root, "file"), "x")
+	root := runtimetest.TempDir(t)
+	runtimetest.WriteFile(t, filepath.Join(root, "file"), "x")
 	got, raw := call(t, envFor(root, "claude", nil), map[string]any{"cwd": filepath.Join(root, "file")})
 	want := map[string]any{"status": "invalid_input", "error": "Not a directory: " + filepath.Join(root, "file"), "execution_started": false}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -190,18 +155,18 @@ func TestInvalidCwd(t *testing.T) {
 // TestNoSecretsInResult plants distinctive secrets in every command, URL, argument and
 // env value of project, host, Codex and explicit configs, and greps the whole result.
 func TestNoSecretsInResult(t *testing.T) {
-	root := tempRoot(t)
-	home := tempRoot(t)
+	root := runtimetest.TempDir(t)
+	home := runtimetest.TempDir(t)
 	codex := filepath.Join(home, ".codex")
 	secrets := []string{"S3CR3T-CMD", "S3CR3T-URL", "S3CR3T-ARG", "S3CR3T-ENV", "S3CR3T-TOML-CMD", "S3CR3T-TOML-ENV", "S3CR3T-EXPLICIT"}
-	write(t, filepath.Join(root, ".mcp.json"), `{"mcpServers":{
+	runtimetest.WriteFile(t, filepath.Join(root, ".mcp.json"), `{"mcpServers":{
 		"p1": {"command": "S3CR3T-CMD", "args": ["--key", "S3CR3T-ARG"], "env": {"TOKEN": "S3CR3T-ENV"}},
 		"p2": {"url": "https://S3CR3T-URL.example/mcp", "args": "S3CR3T-ARG"},
 		"p3": {"env": {"A": "S3CR3T-ENV"}, "args": ["S3CR3T-ARG"]}}}`)
-	write(t, filepath.Join(root, ".continue", "config.json"), `{"mcpServers":{"c":{"command":"S3CR3T-CMD S3CR3T-ARG"}}}`)
-	write(t, filepath.Join(home, ".claude.json"), `{"mcpServers":{"h":{"url":"S3CR3T-URL","env":{"K":"S3CR3T-ENV"}}},"oauthAccount":{"token":"S3CR3T-ENV"}}`)
-	write(t, filepath.Join(codex, "config.toml"), "[mcp_servers.t]\ncommand = \"S3CR3T-TOML-CMD\"\nargs = [\"S3CR3T-ARG\"]\n[mcp_servers.t.env]\nKEY = \"S3CR3T-TOML-ENV\"\n")
-	write(t, filepath.Join(home, "extra.json"), `{"mcpServers":{"e":{"command":"S3CR3T-EXPLICIT","args":[1,"S3CR3T-EXPLICIT"]}}}`)
+	runtimetest.WriteFile(t, filepath.Join(root, ".continue", "config.json"), `{"mcpServers":{"c":{"command":"S3CR3T-CMD S3CR3T-ARG"}}}`)
+	runtimetest.WriteFile(t, filepath.Join(home, ".claude.json"), `{"mcpServers":{"h":{"url":"S3CR3T-URL","env":{"K":"S3CR3T-ENV"}}},"oauthAccount":{"token":"S3CR3T-ENV"}}`)
+	runtimetest.WriteFile(t, filepath.Join(codex, "config.toml"), "[mcp_servers.t]\ncommand = \"S3CR3T-TOML-CMD\"\nargs = [\"S3CR3T-ARG\"]\n[mcp_servers.t.env]\nKEY = \"S3CR3T-TOML-ENV\"\n")
+	runtimetest.WriteFile(t, filepath.Join(home, "extra.json"), `{"mcpServers":{"e":{"command":"S3CR3T-EXPLICIT","args":[1,"S3CR3T-EXPLICIT"]}}}`)
 	_, raw := call(t, envFor(root, "codex", map[string]string{"HOME": home}),
 		map[string]any{"include_host": true, "config_path": filepath.Join(home, "extra.json")})
 	for _, s := range secrets {

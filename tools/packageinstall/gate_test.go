@@ -20,7 +20,7 @@ func TestThroughGate(t *testing.T) {
 	reg := runtime.New()
 	reg.Register(Tool)
 	ctx := context.Background()
-	srv := runtime.NewServer(reg, runtime.Options{Env: *w.env})
+	srv := runtime.NewServer(reg, runtime.Options{Env: *w.Env})
 	st, ct := mcp.NewInMemoryTransports()
 	if _, err := srv.Connect(ctx, st, nil); err != nil {
 		t.Fatal(err)
@@ -51,7 +51,7 @@ func TestThroughGate(t *testing.T) {
 	if err != nil || out["status"] != "completed" || out["environment_cache_invalidated"] != true || out["returncode"] != float64(0) {
 		t.Fatalf("execute: %v %v", out, err)
 	}
-	if _, ran := w.ran(); !ran {
+	if _, ran := w.Ran(); !ran {
 		t.Error("the fake never ran")
 	}
 }

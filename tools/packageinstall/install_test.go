@@ -3,7 +3,6 @@ package packageinstall
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -19,44 +18,20 @@ import (
 	"github.com/windows-dev-agent/wda/tools/internal/pmtest"
 )
 
-var fakeBin string
-
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "packageinstall-fake")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	fakeBin, err = pmtest.Build(dir)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.RemoveAll(dir)
-		os.Exit(2)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(pmtest.Main(m)) }
 
 const oldToken = "0123456789abcdef0123456789abcdef"
 
 // world is a PATH directory for fakes and a data dir holding a warm cache: a
 // generation token and a snapshot, so tests can tell whether anything invalidated it.
-type world struct {
-	t      *testing.T
-	bin    string
-	env    *runtime.Env
-	report string
-}
+type world struct{ *pmtest.World }
 
 func newWorld(t *testing.T) *world {
 	t.Helper()
-	root := t.TempDir()
-	bin, data := filepath.Join(root, "bin"), filepath.Join(root, "data")
-	for _, d := range []string{bin, data} {
-		if err := os.Mkdir(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
+	w := &world{pmtest.NewWorld(t)}
+	data := w.Env.DataDir
+	if err := os.Mkdir(data, 0o755); err != nil {
+		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(data, "environment.generation"), []byte(oldToken), 0o644); err != nil {
 		t.Fatal(err)
@@ -64,48 +39,29 @@ func newWorld(t *testing.T) *world {
 	if err := os.WriteFile(filepath.Join(data, "environment.json"), []byte(`{"schema_version":1}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	env := &runtime.Env{DataDir: data, ProjectDir: root, Getenv: func(k string) string {
-		if k == "PATH" {
-			return bin
-		}
-		return ""
-	}}
-	return &world{t: t, bin: bin, env: env, report: filepath.Join(root, "report.json")}
+	return w
 }
 
 func (w *world) fake(name string, c pmtest.Config) string {
-	w.t.Helper()
-	c.Report = w.report
-	c.DataDir = w.env.DataDir
+	w.T.Helper()
+	c.Report = w.Report
+	c.DataDir = w.Env.DataDir
 	c.GenerationWas = oldToken
-	p, err := pmtest.Install(fakeBin, w.bin, name, c)
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	return p
-}
-
-func (w *world) ran() (pmtest.Report, bool) {
-	w.t.Helper()
-	r, ok, err := pmtest.ReadReport(w.report)
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	return r, ok
+	return w.Install(name, c)
 }
 
 // cacheIntact reports that nothing invalidated the cache.
 func (w *world) cacheIntact() bool {
-	g, err := os.ReadFile(filepath.Join(w.env.DataDir, "environment.generation"))
-	_, serr := os.Stat(filepath.Join(w.env.DataDir, "environment.json"))
+	g, err := os.ReadFile(filepath.Join(w.Env.DataDir, "environment.generation"))
+	_, serr := os.Stat(filepath.Join(w.Env.DataDir, "environment.json"))
 	return err == nil && string(g) == oldToken && serr == nil
 }
 
 func (w *world) call(d deps, in In) Out {
-	w.t.Helper()
-	out := d.handle(context.Background(), w.env, in)
+	w.T.Helper()
+	out := d.handle(context.Background(), w.Env, in)
 	if err := runtimetest.CheckOutput(Tool, out); err != nil {
-		w.t.Errorf("result does not conform to the output schema: %v\n%+v", err, out)
+		w.T.Errorf("result does not conform to the output schema: %v\n%+v", err, out)
 	}
 	return out
 }
@@ -146,7 +102,7 @@ func TestPlan(t *testing.T) {
 			if d := cmp.Diff(want, out); d != "" {
 				t.Errorf("plan (-want +got):\n%s", d)
 			}
-			if _, ran := w.ran(); ran || !w.cacheIntact() {
+			if _, ran := w.Ran(); ran || !w.cacheIntact() {
 				t.Errorf("planning ran the manager (%v) or touched the cache (intact %v)", ran, w.cacheIntact())
 			}
 		})
@@ -177,7 +133,7 @@ func TestIdentityUnavailable(t *testing.T) {
 			t.Errorf("execute=%v: %+v", execute, out)
 		}
 	}
-	if _, ran := w.ran(); ran || !w.cacheIntact() {
+	if _, ran := w.Ran(); ran || !w.cacheIntact() {
 		t.Error("ran or invalidated")
 	}
 }
@@ -195,7 +151,7 @@ func TestInvalidIDs(t *testing.T) {
 			if d := cmp.Diff(want, out); d != "" {
 				t.Errorf("id %q execute %v (-want +got):\n%s", id, execute, d)
 			}
-			if _, ran := w.ran(); ran || !w.cacheIntact() {
+			if _, ran := w.Ran(); ran || !w.cacheIntact() {
 				t.Errorf("id %q: ran or invalidated", id)
 			}
 		}
@@ -219,7 +175,7 @@ func TestExecuteCompleted(t *testing.T) {
 			if out.Status.Status != "completed" || !out.ExecutionStarted || !out.Succeeded || out.EnvironmentCacheInvalidated == nil || !*out.EnvironmentCacheInvalidated {
 				t.Fatalf("out = %+v receipt %+v", out.Status, out.Receipt)
 			}
-			rep, ran := w.ran()
+			rep, ran := w.Ran()
 			if !ran {
 				t.Fatal("the fake never ran")
 			}
@@ -230,7 +186,7 @@ func TestExecuteCompleted(t *testing.T) {
 			if !rep.GenerationPresent || rep.Generation == oldToken || len(rep.Generation) != 32 || rep.SnapshotPresent {
 				t.Errorf("cache at installer start: %+v", rep)
 			}
-			if req.Timeout != 600*time.Second || req.Expected == nil || req.Expected.SHA256 != *p.ExecutableIdentitySHA256 || req.Dir != w.bin {
+			if req.Timeout != 600*time.Second || req.Expected == nil || req.Expected.SHA256 != *p.ExecutableIdentitySHA256 || req.Dir != w.Bin {
 				t.Errorf("request timeout %s expected %+v dir %s", req.Timeout, req.Expected, req.Dir)
 			}
 			if out.Verify == "" || !strings.Contains(out.Verify, "env_inspect") || !strings.Contains(out.Verify, "force_refresh") || !strings.Contains(out.Verify, "tool_discover") {
@@ -278,7 +234,7 @@ func TestEchoRefusals(t *testing.T) {
 			if out.Status.Status != tt.status || out.Error == "" || out.ExecutionStarted || out.EnvironmentCacheInvalidated != nil || out.Plan == nil {
 				t.Errorf("out = %+v", out)
 			}
-			if _, ran := w.ran(); ran || !w.cacheIntact() {
+			if _, ran := w.Ran(); ran || !w.cacheIntact() {
 				t.Error("ran or invalidated")
 			}
 		})
@@ -296,7 +252,7 @@ func TestIdentityChangedBetweenPlanAndExecute(t *testing.T) {
 	if out.Status.Status != "stale_plan" || out.ExecutionStarted || out.EnvironmentCacheInvalidated != nil || !strings.Contains(out.Error, "no longer matches") {
 		t.Errorf("out = %+v", out)
 	}
-	if _, ran := w.ran(); ran || !w.cacheIntact() {
+	if _, ran := w.Ran(); ran || !w.cacheIntact() {
 		t.Error("the fake ran or the cache was invalidated")
 	}
 }
@@ -319,7 +275,7 @@ func TestIdentityChangedAtSpawn(t *testing.T) {
 		out.EnvironmentCacheInvalidated == nil || !*out.EnvironmentCacheInvalidated {
 		t.Errorf("out = %+v receipt %+v", out.Status, out.Receipt)
 	}
-	if _, ran := w.ran(); ran {
+	if _, ran := w.Ran(); ran {
 		t.Error("the fake ran")
 	}
 }
@@ -333,25 +289,25 @@ func TestInvalidationFailureRefusesToStart(t *testing.T) {
 		data func(w *world) string
 	}{
 		{"data dir below a file", live, func(w *world) string {
-			f := filepath.Join(filepath.Dir(w.env.DataDir), "plain-file")
+			f := filepath.Join(filepath.Dir(w.Env.DataDir), "plain-file")
 			if err := os.WriteFile(f, nil, 0o644); err != nil {
 				t.Fatal(err)
 			}
 			return filepath.Join(f, "data")
 		}},
-		{"injected", injected, func(w *world) string { return w.env.DataDir }},
+		{"injected", injected, func(w *world) string { return w.Env.DataDir }},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			w := newWorld(t)
 			w.fake("winget", pmtest.Config{})
 			p := w.call(live, In{PackageID: "Contoso.App"})
-			w.env.DataDir = tt.data(w)
+			w.Env.DataDir = tt.data(w)
 			out := w.call(tt.d, In{PackageID: "Contoso.App", Execute: true, Identity: echo(p.Plan)})
 			if out.Status.Status != "failed" || out.ExecutionStarted || out.EnvironmentCacheInvalidated == nil || *out.EnvironmentCacheInvalidated ||
 				!strings.Contains(out.Error, "cache") || !strings.Contains(out.Error, "installer was not started") || out.Receipt != nil {
 				t.Errorf("out = %+v", out)
 			}
-			if _, ran := w.ran(); ran {
+			if _, ran := w.Ran(); ran {
 				t.Error("the installer started")
 			}
 		})

@@ -2,7 +2,6 @@ package packagesearch
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -18,84 +17,34 @@ import (
 	"github.com/windows-dev-agent/wda/tools/internal/pmtest"
 )
 
-// fakeBin is the fake package manager, built once for the whole test binary.
-var fakeBin string
-
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "packagesearch-fake")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	fakeBin, err = pmtest.Build(dir)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.RemoveAll(dir)
-		os.Exit(2)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(pmtest.Main(m)) }
 
 // world is one test's PATH directory with fakes in it and the Env pointing at it.
-type world struct {
-	t      *testing.T
-	bin    string
-	env    *runtime.Env
-	report string
-}
+type world struct{ *pmtest.World }
 
-func newWorld(t *testing.T) *world {
-	t.Helper()
-	root := t.TempDir()
-	bin := filepath.Join(root, "bin")
-	if err := os.Mkdir(bin, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	env := &runtime.Env{DataDir: filepath.Join(root, "data"), ProjectDir: root, Getenv: func(k string) string {
-		if k == "PATH" {
-			return bin
-		}
-		return ""
-	}}
-	return &world{t: t, bin: bin, env: env, report: filepath.Join(root, "report.json")}
-}
+func newWorld(t *testing.T) *world { return &world{pmtest.NewWorld(t)} }
 
 // fake installs the fake as name with c (Report defaults to the world's report file).
 func (w *world) fake(name string, c pmtest.Config) string {
-	w.t.Helper()
+	w.T.Helper()
 	if c.Fixture != "" {
 		abs, err := filepath.Abs(c.Fixture) // the fake runs in its own directory
 		if err != nil {
-			w.t.Fatal(err)
+			w.T.Fatal(err)
 		}
 		c.Fixture = abs
 	}
 	if c.Report == "" {
-		c.Report = w.report
+		c.Report = w.Report
 	}
-	p, err := pmtest.Install(fakeBin, w.bin, name, c)
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	return p
-}
-
-func (w *world) ran() (pmtest.Report, bool) {
-	w.t.Helper()
-	r, ok, err := pmtest.ReadReport(w.report)
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	return r, ok
+	return w.Install(name, c)
 }
 
 func (w *world) search(d deps, in In) Out {
-	w.t.Helper()
-	out := d.handle(context.Background(), w.env, in)
+	w.T.Helper()
+	out := d.handle(context.Background(), w.Env, in)
 	if err := runtimetest.CheckOutput(Tool, out); err != nil {
-		w.t.Errorf("result does not conform to the output schema: %v\n%+v", err, out)
+		w.T.Errorf("result does not conform to the output schema: %v\n%+v", err, out)
 	}
 	return out
 }
@@ -121,7 +70,7 @@ func TestArgvPerSource(t *testing.T) {
 			var req proc.Request
 			d := deps{run: func(ctx context.Context, r proc.Request) proc.Receipt { req = r; return proc.Run(ctx, r) }, timeout: Timeout}
 			out := w.search(d, In{Query: "  python 3 ", Source: tt.source})
-			rep, ran := w.ran()
+			rep, ran := w.Ran()
 			if !ran {
 				t.Fatalf("the fake never ran: %+v", out)
 			}
@@ -137,7 +86,7 @@ func TestArgvPerSource(t *testing.T) {
 					t.Errorf("search argv contains %q", a)
 				}
 			}
-			if req.Timeout != 90*time.Second || req.Dir != w.bin {
+			if req.Timeout != 90*time.Second || req.Dir != w.Bin {
 				t.Errorf("timeout %s dir %s, want 90s and the manager's directory", req.Timeout, req.Dir)
 			}
 			if out.Status.Status != "completed" || !out.ExecutionStarted || !out.Succeeded || out.Query != "python 3" {
@@ -276,7 +225,7 @@ func TestUnavailable(t *testing.T) {
 		if d := cmp.Diff(want, out); d != "" {
 			t.Errorf("%s (-want +got):\n%s", tt.source, d)
 		}
-		if _, ran := w.ran(); ran {
+		if _, ran := w.Ran(); ran {
 			t.Errorf("%s: a process ran", tt.source)
 		}
 	}
@@ -295,7 +244,7 @@ func TestInvalidQuery(t *testing.T) {
 		if out.Status.Status != "invalid_input" || out.Error != tt.msg || out.ExecutionStarted {
 			t.Errorf("query %q: %+v", tt.q, out)
 		}
-		if _, ran := w.ran(); ran {
+		if _, ran := w.Ran(); ran {
 			t.Errorf("query %q: the fake ran", tt.q)
 		}
 	}

@@ -1,8 +1,6 @@
 package workflowplan_test
 
 import (
-	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -32,18 +30,7 @@ func fakePath(t *testing.T, names ...string) string {
 
 func call(t *testing.T, env *wdaruntime.Env, args map[string]any) map[string]any {
 	t.Helper()
-	out, err := workflowplan.Tool.Call(context.Background(), env, args)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := runtimetest.CheckOutput(workflowplan.Tool, out); err != nil {
-		t.Fatalf("output does not conform to the output schema: %v", err)
-	}
-	b, _ := json.Marshal(out)
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
+	m, _ := runtimetest.Call(t, workflowplan.Tool, env, args)
 	return m
 }
 

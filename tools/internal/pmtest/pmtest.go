@@ -1,7 +1,9 @@
 // Package pmtest builds fake package managers (winget, choco, scoop) for the tests of
 // package_search and package_install: one small Go program (testdata/fakepm) compiled
 // with the Go toolchain through runtime/proc, copied under each name into a directory
-// the test puts on PATH, and driven by a JSON file next to each copy.
+// the test puts on PATH, and driven by a JSON file next to each copy. Main (the
+// TestMain body that builds it once) and World (a PATH directory and an Env that sees
+// only it) are the set-up both tools' tests share.
 //
 // It is imported only by tests. It never uses os/exec: the build goes through proc.Run.
 package pmtest
