@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/runtime/runtimetest"
 )
 
 type probeIn struct {
@@ -71,28 +72,12 @@ func (refuseHost) Bind(_ context.Context, t runtime.Tool, args map[string]any, e
 	return nil
 }
 
-func connect(t *testing.T, srv *mcp.Server) *mcp.ClientSession {
-	t.Helper()
-	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close(); ss.Close() })
-	return cs
-}
-
 func TestGate(t *testing.T) {
 	rec := &recorder{}
 	reg := runtime.New()
 	reg.Register(rec.tool())
 	srv := runtime.NewServer(reg, runtime.Options{Host: refuseHost{}, Audit: rec, Env: runtime.Env{DataDir: t.TempDir(), ProjectDir: t.TempDir()}})
-	cs := connect(t, srv)
+	cs := runtimetest.Connect(t, srv)
 	many := map[string]any{"name": "x"}
 	for i := range 32 {
 		many[strings.Repeat("k", i+1)] = 1
@@ -167,7 +152,7 @@ func TestGate(t *testing.T) {
 func TestUnknownTool(t *testing.T) {
 	reg := runtime.New()
 	reg.Register((&recorder{}).tool())
-	cs := connect(t, runtime.NewServer(reg, runtime.Options{}))
+	cs := runtimetest.Connect(t, runtime.NewServer(reg, runtime.Options{}))
 	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "nope"})
 	if err == nil || !strings.Contains(err.Error(), `unknown tool "nope"`) {
 		t.Fatalf("err = %v", err)
@@ -185,7 +170,7 @@ func TestMountOnEmbedderServer(t *testing.T) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "mine"}}}, struct{}{}, nil
 		})
 	runtime.Mount(srv, reg, runtime.Options{Audit: rec, Env: runtime.Env{DataDir: t.TempDir(), ProjectDir: t.TempDir()}})
-	cs := connect(t, srv)
+	cs := runtimetest.Connect(t, srv)
 	lt, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -71,7 +71,7 @@ func TestGuardedProjectReads(t *testing.T) {
 
 	t.Run("config is a symlink", func(t *testing.T) {
 		root := runtimetest.TempDir(t)
-		if !symlink(filepath.Join(outside, "real.json"), filepath.Join(root, ".mcp.json")) {
+		if !runtimetest.Symlink(filepath.Join(outside, "real.json"), filepath.Join(root, ".mcp.json")) {
 			t.Skip("symbolic links cannot be created here")
 		}
 		configs := ReadAll(ProjectSources(root))
@@ -81,7 +81,7 @@ func TestGuardedProjectReads(t *testing.T) {
 	})
 	t.Run("parent is a symlink", func(t *testing.T) {
 		root := runtimetest.TempDir(t)
-		if !symlink(filepath.Join(outside, "dir"), filepath.Join(root, ".continue")) {
+		if !runtimetest.Symlink(filepath.Join(outside, "dir"), filepath.Join(root, ".continue")) {
 			t.Skip("symbolic links cannot be created here")
 		}
 		configs := ReadAll(ProjectSources(root))
@@ -229,14 +229,4 @@ func TestNoSecretsInSummaries(t *testing.T) {
 	if count != 5 || strings.Contains(string(b), `"command":`) || strings.Contains(string(b), `"url":`) || strings.Contains(string(b), `"env":`) || strings.Contains(string(b), `"args":`) {
 		t.Errorf("unexpected summary: %s", b)
 	}
-}
-
-// symlink makes link point at target, or reports false when this system cannot (Wine's
-// os.Symlink reports success without creating anything, so the effect is checked).
-func symlink(target, link string) bool {
-	if os.Symlink(target, link) != nil {
-		return false
-	}
-	fi, err := os.Lstat(link)
-	return err == nil && fi.Mode()&os.ModeSymlink != 0
 }

@@ -28,3 +28,14 @@ func WriteFile(t testing.TB, p, content string) {
 		t.Fatal(err)
 	}
 }
+
+// Symlink makes link point at target and reports whether a link now exists; false
+// means this system cannot make one (Wine's os.Symlink reports success without
+// creating anything, so the effect is checked, not the return value).
+func Symlink(target, link string) bool {
+	if os.Symlink(target, link) != nil {
+		return false
+	}
+	fi, err := os.Lstat(link)
+	return err == nil && fi.Mode()&os.ModeSymlink != 0
+}

@@ -1,7 +1,8 @@
 // Package runtimetest holds test helpers for tool packages: checking that a tool's
 // outputs conform to the output schema it advertises (CheckOutput, and Call and Decode,
-// which return the output as a client sees it), and the file fixtures that tests of
-// several packages build on (TempDir, WriteFile).
+// which return the output as a client sees it, and Connect, an in-memory MCP client
+// session), and the file fixtures that tests of several packages build on (TempDir,
+// WriteFile, Symlink).
 //
 // It is imported only by tests. It uses github.com/google/jsonschema-go, the validator
 // the go-sdk itself uses, so "conforms" means what an SDK client would check.

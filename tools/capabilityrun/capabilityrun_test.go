@@ -141,16 +141,8 @@ func TestCatalogErrorIsProtocolError(t *testing.T) {
 	reg.Register(capabilityrun.Tool)
 	srv := runtime.NewServer(reg, runtime.Options{Env: runtime.Env{DataDir: t.TempDir(), ProjectDir: t.TempDir(),
 		Catalog: []byte("broken: {description: d, tools: []}")}})
-	st, ct := mcp.NewInMemoryTransports()
-	if _, err := srv.Connect(ctx, st, nil); err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
-	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "capability_run", Arguments: map[string]any{"capability": "broken"}})
+	cs := runtimetest.Connect(t, srv)
+	_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "capability_run", Arguments: map[string]any{"capability": "broken"}})
 	var we *jsonrpc.Error
 	if !errors.As(err, &we) || we.Code != -32000 || !strings.Contains(we.Message, "capability catalog could not be loaded") ||
 		!strings.Contains(we.Message, `capability "broken"`) {

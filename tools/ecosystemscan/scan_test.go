@@ -110,7 +110,7 @@ func TestProjectOnlyScan(t *testing.T) {
 	runtimetest.WriteFile(t, filepath.Join(home, ".claude.json"), `{"mcpServers":{"host":{"command":"x"}}}`)
 	runtimetest.WriteFile(t, filepath.Join(home, ".claude", "plugins", "p1", "x"), "")
 	os.MkdirAll(filepath.Join(outside, "agents"), 0o755)
-	linked := symlink(filepath.Join(outside, "agents"), filepath.Join(root, ".agents"))
+	linked := runtimetest.Symlink(filepath.Join(outside, "agents"), filepath.Join(root, ".agents"))
 
 	out, m := run(t, envFor(root, "codex", map[string]string{"HOME": home}), In{}, forbidden(t))
 	inv := out.Inventory
@@ -321,14 +321,4 @@ func TestCodexPlugins(t *testing.T) {
 	if cp["config_file"] != nil || len(warnings) != 0 || len(empty.Personal) != 0 || len(empty.CacheMarketplaces) != 0 {
 		t.Errorf("empty codex home: %v %v", cp, warnings)
 	}
-}
-
-// symlink makes link point at target, or reports false when this system cannot (Wine's
-// os.Symlink reports success without creating anything, so the effect is checked).
-func symlink(target, link string) bool {
-	if os.Symlink(target, link) != nil {
-		return false
-	}
-	fi, err := os.Lstat(link)
-	return err == nil && fi.Mode()&os.ModeSymlink != 0
 }

@@ -1,7 +1,6 @@
 package mcpaudit
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -102,7 +101,7 @@ func TestReparseProjectConfig(t *testing.T) {
 	root := runtimetest.TempDir(t)
 	outside := runtimetest.TempDir(t)
 	runtimetest.WriteFile(t, filepath.Join(outside, "cfg.json"), `{"mcpServers":{"evil":{"command":"x"}}}`)
-	if !symlink(filepath.Join(outside, "cfg.json"), filepath.Join(root, ".mcp.json")) {
+	if !runtimetest.Symlink(filepath.Join(outside, "cfg.json"), filepath.Join(root, ".mcp.json")) {
 		t.Skip("symbolic links cannot be created here")
 	}
 	got, _ := call(t, envFor(root, "claude", nil), map[string]any{})
@@ -128,7 +127,7 @@ func TestConfigPathOutsideProject(t *testing.T) {
 	root := runtimetest.TempDir(t)
 	other := runtimetest.TempDir(t)
 	runtimetest.WriteFile(t, filepath.Join(other, "real.json"), `{"mcpServers":{"x":{"command":"c"}}}`)
-	if !symlink(filepath.Join(other, "real.json"), filepath.Join(other, "link.json")) {
+	if !runtimetest.Symlink(filepath.Join(other, "real.json"), filepath.Join(other, "link.json")) {
 		t.Skip("symbolic links cannot be created here")
 	}
 	// An explicit host path is a plain read: links outside the project are followed.
@@ -182,14 +181,4 @@ func TestNoSecretsInResult(t *testing.T) {
 	if !strings.Contains(raw, `"name":"t"`) || !strings.Contains(raw, `"name":"e"`) || !strings.Contains(raw, `"name":"p3"`) {
 		t.Errorf("expected every config to be summarised: %s", raw)
 	}
-}
-
-// symlink makes link point at target, or reports false when this system cannot (Wine's
-// os.Symlink reports success without creating anything, so the effect is checked).
-func symlink(target, link string) bool {
-	if os.Symlink(target, link) != nil {
-		return false
-	}
-	fi, err := os.Lstat(link)
-	return err == nil && fi.Mode()&os.ModeSymlink != 0
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/runtime/runtimetest"
 	"github.com/windows-dev-agent/wda/tools/internal/pmtest"
 )
 
@@ -21,15 +22,7 @@ func TestThroughGate(t *testing.T) {
 	reg.Register(Tool)
 	ctx := context.Background()
 	srv := runtime.NewServer(reg, runtime.Options{Env: *w.Env})
-	st, ct := mcp.NewInMemoryTransports()
-	if _, err := srv.Connect(ctx, st, nil); err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := runtimetest.Connect(t, srv)
 	call := func(args map[string]any) (map[string]any, error) {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "package_install", Arguments: args})
 		if err != nil {
