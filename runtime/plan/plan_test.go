@@ -3,6 +3,7 @@ package plan
 import (
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"strings"
 	"testing"
 
@@ -44,8 +45,12 @@ func TestCommand(t *testing.T) {
 
 func TestCheckEcho(t *testing.T) {
 	dir := t.TempDir()
-	exe := filepath.Join(dir, "tool")
-	other := filepath.Join(dir, "other")
+	ext := "" // Windows fingerprints only the command targets it would run
+	if goruntime.GOOS == "windows" {
+		ext = ".exe"
+	}
+	exe := filepath.Join(dir, "tool"+ext)
+	other := filepath.Join(dir, "other"+ext)
 	for _, p := range []string{exe, other} {
 		if err := os.WriteFile(p, []byte("#!/bin/sh\n"+p), 0o755); err != nil {
 			t.Fatal(err)
