@@ -170,4 +170,3 @@ func TestE2EStdinClosedMidCall(t *testing.T) {
 		t.Fatal("server did not exit after stdin closed")
 	}
 }
-
