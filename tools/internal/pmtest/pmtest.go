@@ -1,26 +1,22 @@
-// Package pmtest builds fake package managers (winget, choco, scoop) for the tests of
-// package_search and package_install: one small Go program (testdata/fakepm) compiled
-// with the Go toolchain through runtime/proc, copied under each name into a directory
-// the test puts on PATH, and driven by a JSON file next to each copy. Main (the
-// TestMain body that builds it once) and World (a PATH directory and an Env that sees
-// only it) are the set-up both tools' tests share.
+// Package pmtest provides fake package managers (winget, choco, scoop) for the tests of
+// package_search and package_install. The fake is the test binary itself: Install
+// copies it under each name into a directory the test puts on PATH, next to a JSON
+// config, and Main (the TestMain body) behaves as the fake when the binary finds such
+// a config next to itself. Nothing is compiled at test time, so the tests need no Go
+// toolchain and run the same under Wine, where the Linux go tool cannot run. World (a
+// PATH directory and an Env that sees only it) is the set-up both tools' tests share.
 //
-// It is imported only by tests. It never uses os/exec: the build goes through proc.Run.
+// It is imported only by tests. It never uses os/exec.
 package pmtest
 
 import (
-	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	goruntime "runtime"
-	"time"
-
-	"github.com/windows-dev-agent/wda/runtime/proc"
 )
 
-// Config drives one fake executable (see testdata/fakepm).
+// Config drives one fake executable (see fake).
 type Config struct {
 	// Report is where the fake writes what it saw: its argv and the cache state.
 	Report string `json:"report,omitempty"`
@@ -48,27 +44,7 @@ type Report struct {
 	SnapshotPresent   bool     `json:"snapshot_present"`
 }
 
-// Build compiles the fake into dir/fakepm-bin (dir must exist) and returns its path.
-func Build(dir string) (string, error) {
-	_, self, _, ok := goruntime.Caller(0)
-	if !ok {
-		return "", fmt.Errorf("pmtest: cannot locate its own source")
-	}
-	src := filepath.Join(filepath.Dir(self), "testdata", "fakepm")
-	out := filepath.Join(dir, "fakepm-bin"+exeSuffix())
-	goTool := filepath.Join(goruntime.GOROOT(), "bin", "go"+exeSuffix())
-	r := proc.Run(context.Background(), proc.Request{
-		Argv:    []string{goTool, "build", "-o", out, "."},
-		Dir:     src,
-		Timeout: 5 * time.Minute,
-	})
-	if !r.Succeeded {
-		return "", fmt.Errorf("pmtest: building the fake failed: %s\n%s\n%s", r.Error, r.Stdout, r.Stderr)
-	}
-	return out, nil
-}
-
-// Install copies the built fake to dir/name (name without extension; ".exe" is added
+// Install copies the fake (bin, the test binary) to dir/name (name without extension; ".exe" is added
 // on Windows), writes its config and returns the copy's path.
 func Install(bin, dir, name string, c Config) (string, error) {
 	b, err := os.ReadFile(bin)
@@ -84,7 +60,7 @@ func Install(bin, dir, name string, c Config) (string, error) {
 
 // Configure rewrites the config of an installed fake.
 func Configure(exe string, c Config) error {
-	b, err := json.Marshal(c)
+	b, err := json.Marshal(fakeFile{Fake: true, Config: c})
 	if err != nil {
 		return err
 	}

@@ -4,27 +4,29 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 
 	"github.com/windows-dev-agent/wda/runtime"
 )
 
-// built is the fake Main built for this test binary; World.Install copies it.
+// built is this test binary, which World.Install copies as the fake.
 var built string
 
-// Main is a TestMain body: it builds the fake once for the whole test binary, runs the
-// tests and removes the build. It returns the exit code:
+// Main is a TestMain body: started as an installed fake it behaves as the fake;
+// otherwise it runs the tests. It returns the exit code:
 //
 //	func TestMain(m *testing.M) { os.Exit(pmtest.Main(m)) }
 func Main(m *testing.M) int {
-	dir, err := os.MkdirTemp("", "pmtest-fake")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 2
+	if code, ok := asFake(); ok {
+		// syscall.Exit, not a return to os.Exit: in a -race test binary os.Exit runs the
+		// race runtime's exit hook, which sleeps 1 s (atexit_sleep_ms) on every fake run.
+		syscall.Exit(code)
+		return code
 	}
-	defer os.RemoveAll(dir)
-	if built, err = Build(dir); err != nil {
-		fmt.Fprintln(os.Stderr, err)
+	var err error
+	if built, err = os.Executable(); err != nil {
+		fmt.Fprintln(os.Stderr, "pmtest: cannot locate the test binary:", err)
 		return 2
 	}
 	return m.Run()
@@ -64,7 +66,7 @@ func NewWorld(t *testing.T) *World {
 func (w *World) Install(name string, c Config) string {
 	w.T.Helper()
 	if built == "" {
-		w.T.Fatal("pmtest: no fake built; call pmtest.Main from TestMain")
+		w.T.Fatal("pmtest: no fake; call pmtest.Main from TestMain")
 	}
 	p, err := Install(built, w.Bin, name, c)
 	if err != nil {
