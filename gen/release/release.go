@@ -13,6 +13,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
@@ -85,11 +86,18 @@ func NewGit(dir string) (*Git, error) {
 	if !ok {
 		return nil, fmt.Errorf("git is not installed")
 	}
-	return &Git{Dir: dir, Runner: proc.Exec{}, Binary: bin}, nil
+	abs, err := filepath.Abs(dir) // the runner takes absolute working directories only
+	if err != nil {
+		return nil, err
+	}
+	return &Git{Dir: abs, Runner: proc.Exec{}, Binary: bin}, nil
 }
 
 func (g *Git) run(ctx context.Context, args ...string) (string, error) {
 	r := g.Runner.Run(ctx, proc.Request{Argv: append([]string{g.Binary}, args...), Dir: g.Dir, Timeout: time.Minute, StdoutLimit: 1 << 20})
+	if !r.ExecutionStarted {
+		return "", fmt.Errorf("git %s: not started: %s", strings.Join(args, " "), r.Error)
+	}
 	if !r.StdoutWhole() {
 		return "", fmt.Errorf("git %s: output incomplete or truncated", strings.Join(args, " "))
 	}
