@@ -80,7 +80,7 @@ func stage(dataDir string, sel *Selection, command string, lim limits) (_ *Bundl
 		return nil, err
 	}
 	b := &Bundle{Dir: dir, Config: filepath.Join(dir, ConfigFile), Share: filepath.Join(dir, ShareDir)}
-	if err := os.Mkdir(b.Share, 0o755); err != nil {
+	if err := os.Mkdir(b.Share, 0o700); err != nil {
 		return nil, err
 	}
 	if err := writeNew(filepath.Join(b.Share, ScriptFile), RunCmd(command)); err != nil {
@@ -126,9 +126,10 @@ func runsDir(dataDir string) (string, error) {
 	return runs, nil
 }
 
-// writeNew creates path exclusively (it must not exist) and writes data to it.
+// writeNew creates path exclusively (it must not exist) and writes data to it. The
+// bundle lives in the data directory, so its files and folders are the owner's only.
 func writeNew(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return err
 	}
@@ -159,12 +160,12 @@ func copyRoots(sel *Selection, payload string, lim limits) error {
 		if err := c.count(); err != nil {
 			return err
 		}
-		if err := os.Mkdir(payload, 0o755); err != nil {
+		if err := os.Mkdir(payload, 0o700); err != nil {
 			return err
 		}
 		return c.copyDir(root, ".", payload)
 	}
-	if err := os.Mkdir(payload, 0o755); err != nil {
+	if err := os.Mkdir(payload, 0o700); err != nil {
 		return err
 	}
 	for _, comps := range sel.roots {
@@ -218,7 +219,7 @@ func (c *copier) copyRoot(root srcDir, comps []string, payload string) error {
 		return fmt.Errorf("payload metadata could not be established for %s: %v", rel, unwrapPath(err))
 	}
 	dst := filepath.Join(append([]string{payload}, comps...)...)
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
 		return err
 	}
 	return c.copyNode(cur, last, rel, info, dst)
@@ -253,7 +254,7 @@ func (c *copier) copyNode(parent srcDir, name, rel string, info nodeInfo, dst st
 			return openErr(rel, err, false)
 		}
 		defer sub.Close()
-		if err := os.Mkdir(dst, 0o755); err != nil {
+		if err := os.Mkdir(dst, 0o700); err != nil {
 			return fmt.Errorf("payload could not be staged safely: %s: %v", rel, unwrapPath(err))
 		}
 		return c.copyDir(sub, rel, dst)
@@ -267,7 +268,7 @@ func (c *copier) copyNode(parent srcDir, name, rel string, info nodeInfo, dst st
 	if size > c.lim.bytes-c.bytes {
 		return c.budgetErr()
 	}
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return fmt.Errorf("payload could not be staged safely: %s: %v", rel, unwrapPath(err))
 	}
