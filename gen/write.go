@@ -34,7 +34,7 @@ func Write(dir string, files map[string][]byte) error {
 			werr = os.Rename(tmp.Name(), p)
 		}
 		if werr != nil {
-			os.Remove(tmp.Name())
+			_ = os.Remove(tmp.Name()) // best effort: werr is the failure to report
 			return werr
 		}
 	}

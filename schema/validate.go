@@ -99,7 +99,7 @@ func check(name string, s *Schema, v any) error {
 		if s.MaxLength != nil && *s.MaxLength < limit {
 			limit = *s.MaxLength
 		}
-		if n := uint64(utf8.RuneCountInString(str)); n > limit {
+		if n := uint64(utf8.RuneCountInString(str)); n > limit { //nolint:gosec // G115: a count is never negative
 			return argErr("%s must be at most %d characters", name, limit)
 		}
 	case "boolean":

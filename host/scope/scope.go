@@ -54,7 +54,7 @@ func Within(root, p string) bool {
 
 // components splits a volume-less cleaned path into its non-empty names.
 func components(p string) []string {
-	return strings.FieldsFunc(p, func(r rune) bool { return r < 0x80 && os.IsPathSeparator(uint8(r)) })
+	return strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == filepath.Separator })
 }
 
 // sameName compares two path components (or volume names) the way the platform's

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -118,7 +119,7 @@ func (c *cache) publish(s Snapshot, expected string) {
 	defer func() {
 		if !published {
 			tmp.Close()
-			os.Remove(tmp.Name())
+			_ = os.Remove(tmp.Name()) // best effort: the reason was already logged
 		}
 	}()
 	if _, err := tmp.Write(b); err != nil {
@@ -150,6 +151,8 @@ func (c *cache) publish(s Snapshot, expected string) {
 	}
 	if !same() {
 		c.log.Info("environment cache withdrawn: the generation changed after the rename")
-		os.Remove(c.path())
+		if err := os.Remove(c.path()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			c.log.Warn("environment cache could not be withdrawn", "error", err)
+		}
 	}
 }

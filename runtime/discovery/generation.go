@@ -31,7 +31,7 @@ func validToken(s string) bool {
 	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
 			return false
 		}
 	}
@@ -75,7 +75,7 @@ func writeAtomic(dir, name string, data []byte) (err error) {
 	defer func() {
 		if err != nil {
 			tmp.Close()
-			os.Remove(tmp.Name())
+			_ = os.Remove(tmp.Name()) // best effort: err is the failure to report
 		}
 	}()
 	if _, err = tmp.Write(data); err != nil {

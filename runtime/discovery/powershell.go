@@ -64,7 +64,9 @@ func (p PowerShellProducer) Produce(ctx context.Context) Facts {
 	if err != nil {
 		return fail(false, "The discovery script could not be prepared: %v", err)
 	}
-	defer os.RemoveAll(dir)
+	// Best effort: a leftover script in the temp directory is harmless, and the
+	// discovery result does not depend on its removal.
+	defer func() { _ = os.RemoveAll(dir) }()
 	script := filepath.Join(dir, "features.ps1")
 	if err := os.WriteFile(script, featuresScript, 0o600); err != nil {
 		return fail(false, "The discovery script could not be prepared: %v", err)

@@ -2,6 +2,8 @@ package discovery
 
 import (
 	"errors"
+	"fmt"
+	"math"
 
 	"golang.org/x/sys/windows"
 	"golang.org/x/sys/windows/registry"
@@ -51,6 +53,10 @@ func (r winRegistry) DWORD(root Root, path, name string) (uint32, bool, error) {
 	}
 	if err != nil {
 		return 0, false, err
+	}
+	if v > math.MaxUint32 {
+		// A QWORD where a DWORD belongs: not a value Windows would honour as this policy.
+		return 0, false, fmt.Errorf("registry value %s\\%s is not a DWORD (%d)", path, name, v)
 	}
 	return uint32(v), true, nil
 }

@@ -140,7 +140,8 @@ func osArchitecture() string {
 // reference's Win32_Processor object count.
 func processorPackages() (int, error) {
 	var size uint32
-	procGetLogicalProcessorInformation.Call(0, uintptr(unsafe.Pointer(&size)))
+	// The sizing call fails by design (ERROR_INSUFFICIENT_BUFFER); only size matters.
+	_, _, _ = procGetLogicalProcessorInformation.Call(0, uintptr(unsafe.Pointer(&size)))
 	if size == 0 {
 		return 0, fmt.Errorf("GetLogicalProcessorInformation returned no size")
 	}

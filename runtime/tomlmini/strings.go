@@ -3,6 +3,7 @@ package tomlmini
 import (
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -149,7 +150,7 @@ func (p *parser) escape(b *strings.Builder) error {
 			return p.fail("invalid unicode escape")
 		}
 		v, err := strconv.ParseUint(p.s[p.i:p.i+n], 16, 32)
-		if err != nil || !utf8.ValidRune(rune(v)) || strings.ContainsAny(p.s[p.i:p.i+n], "+-_") {
+		if err != nil || v > unicode.MaxRune || !utf8.ValidRune(rune(v)) || strings.ContainsAny(p.s[p.i:p.i+n], "+-_") {
 			return p.fail("invalid unicode escape")
 		}
 		p.i += n
