@@ -23,7 +23,7 @@ func TestWithinWindows(t *testing.T) {
 		{`C:\Work\Project`, `C:\Work\Project-other`, false},
 		{`C:\Work\Project`, `C:\Work`, false},
 		{`\\srv\share\proj`, `\\SRV\Share\proj\x`, true},
-		{`\\srv\share\proj`, `\\srv\other\proj\x`, false},
+		{`\\srv\share\proj`, `\\srv\elsewhere\proj\x`, false},
 		{`C:\Work\Project`, `\Work\Project\x`, false},
 		{`C:\Work\Project`, `C:Work\Project\x`, false},
 	}

@@ -127,8 +127,8 @@ func (e *Engine) Run(ctx context.Context, req Request) Result {
 		res.Status = runtime.Status{Status: "unavailable", Error: ErrIdentityUnknown}
 		return res
 	}
-	res.Plan.ExecutableIdentityKind = id.Kind
-	res.Plan.ExecutableIdentitySHA256 = strings.ToLower(id.SHA256)
+	res.ExecutableIdentityKind = id.Kind
+	res.ExecutableIdentitySHA256 = strings.ToLower(id.SHA256)
 
 	// 7. Not executing: the plan.
 	if !req.Execute {
@@ -175,7 +175,7 @@ func echoError(r *plan.Refusal) string {
 func merge(res Result, rc proc.Receipt) Result {
 	res.Receipt = plan.FromReceipt(rc)
 	if len(rc.Argv) > 0 {
-		res.Plan.Argv = slices.Clone(rc.Argv)
+		res.Argv = slices.Clone(rc.Argv)
 	}
 	switch {
 	case plan.ChangedAtSpawn(rc):

@@ -54,7 +54,7 @@ func (p Policy) Allowed() *bool {
 	if !p.Established {
 		return nil
 	}
-	return Bool(!(p.Configured && p.Value == 0))
+	return Bool(!p.Configured || p.Value != 0)
 }
 
 func readPolicy(reg Registry, name string) (Policy, error) {
@@ -65,9 +65,9 @@ func readPolicy(reg Registry, name string) (Policy, error) {
 	return Policy{Established: true, Configured: found, Value: v}, nil
 }
 
-// keyPresence reads whether a key exists as a tri-state.
-func keyPresence(reg Registry, root Root, path string) (*bool, error) {
-	ok, err := reg.KeyExists(root, path)
+// keyPresence reads whether an HKLM key exists as a tri-state.
+func keyPresence(reg Registry, path string) (*bool, error) {
+	ok, err := reg.KeyExists(LocalMachine, path)
 	if err != nil {
 		return nil, err
 	}

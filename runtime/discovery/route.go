@@ -51,11 +51,11 @@ func wslRoute(d routeDeps) RouteState {
 		return noRoute("Windows policy disables WSL")
 	}
 	// (3) service registration: Store (WslService) or inbox (LxssManager).
-	store, err := keyPresence(d.reg, LocalMachine, keyStoreService)
+	store, err := keyPresence(d.reg, keyStoreService)
 	if err != nil {
 		return unknownRoute("WSL service registration was not established: %v", err)
 	}
-	inbox, err := keyPresence(d.reg, LocalMachine, keyInboxService)
+	inbox, err := keyPresence(d.reg, keyInboxService)
 	if err != nil {
 		return unknownRoute("WSL service registration was not established: %v", err)
 	}

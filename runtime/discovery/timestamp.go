@@ -21,7 +21,7 @@ type Timestamp struct{ time.Time }
 func NewTimestamp(t time.Time) Timestamp { return Timestamp{t.Truncate(time.Microsecond)} }
 
 // String formats the timestamp in the wire layout.
-func (t Timestamp) String() string { return t.Time.Format(timestampLayout) }
+func (t Timestamp) String() string { return t.Format(timestampLayout) }
 
 // MarshalJSON emits the wire layout.
 func (t Timestamp) MarshalJSON() ([]byte, error) {

@@ -59,7 +59,7 @@ func (f WSLFacts) Available() *bool {
 	if IsFalse(installed) || IsFalse(global) || IsFalse(impl) {
 		return False()
 	}
-	if !(IsTrue(installed) && IsTrue(global) && IsTrue(impl) && f.Inventory.Established) {
+	if !IsTrue(installed) || !IsTrue(global) || !IsTrue(impl) || !f.Inventory.Established {
 		return nil
 	}
 	wsl1 := f.AllowWSL1.Allowed()

@@ -24,10 +24,10 @@ func readWSLFacts(reg Registry, wslExe func() (string, error)) (WSLFacts, []stri
 		f.Exe = Bool(filepath.IsAbs(exe))
 	}
 	var err error
-	if f.StoreService, err = keyPresence(reg, LocalMachine, keyStoreService); err != nil {
+	if f.StoreService, err = keyPresence(reg, keyStoreService); err != nil {
 		note("Store WSL service registration (WslService)", err)
 	}
-	if f.InboxService, err = keyPresence(reg, LocalMachine, keyInboxService); err != nil {
+	if f.InboxService, err = keyPresence(reg, keyInboxService); err != nil {
 		note("Inbox WSL service registration (LxssManager)", err)
 	}
 	if f.StorePackage, err = readStorePackage(reg); err != nil {

@@ -165,7 +165,7 @@ func TestInvalidInput(t *testing.T) {
 		t.Errorf("(-want +got)\n%s", diff)
 	}
 	out, _ = run(t, envFor(root, "claude", nil), In{Cwd: filepath.Join(root, "nope")}, forbidden(t))
-	if out.Status.Status != "invalid_input" || out.Status.Error != "Not a directory: "+filepath.Join(root, "nope") || out.Inventory != nil {
+	if out.Status.Status != "invalid_input" || out.Error != "Not a directory: "+filepath.Join(root, "nope") || out.Inventory != nil {
 		t.Errorf("got %+v", out)
 	}
 }

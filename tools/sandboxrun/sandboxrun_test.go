@@ -391,7 +391,7 @@ func TestExecuteCaptured(t *testing.T) {
 			if diff := cmp.Diff(wantReq, req); diff != "" {
 				t.Fatalf("request (-want +got):\n%s", diff)
 			}
-			if out.Receipt == nil || out.Receipt.Stdout != f.receipt.Stdout || out.Error != f.receipt.Error {
+			if out.Receipt == nil || out.Stdout != f.receipt.Stdout || out.Error != f.receipt.Error {
 				t.Fatalf("receipt not merged: %+v", out)
 			}
 		})
