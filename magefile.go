@@ -51,7 +51,16 @@ func Cross() error {
 	return nil
 }
 
-// Lint runs gofmt and go vet for Linux and Windows.
+// Pinned linters. They are built from source by the go command (nothing needs to be
+// installed first) and are not in go.mod: they are tools for this repository, not
+// dependencies of wda.
+const (
+	golangciLint = "github.com/golangci/golangci-lint/v2/cmd/golangci-lint@v2.15.0"
+	actionlint   = "github.com/rhysd/actionlint/cmd/actionlint@v1.7.12"
+)
+
+// Lint runs gofmt, go vet and golangci-lint (.golangci.yml) for Linux and Windows, and
+// actionlint on the GitHub workflows.
 func Lint() error {
 	out, err := sh.Output("gofmt", "-l", ".")
 	if err != nil {
@@ -60,10 +69,38 @@ func Lint() error {
 	if out != "" {
 		return fmt.Errorf("gofmt would change:\n%s", out)
 	}
+	windows := map[string]string{"GOOS": "windows", "GOARCH": "amd64"}
 	if err := sh.RunV("go", "vet", "./..."); err != nil {
 		return err
 	}
-	return sh.RunWithV(map[string]string{"GOOS": "windows"}, "go", "vet", "./...")
+	if err := sh.RunWithV(windows, "go", "vet", "./..."); err != nil {
+		return err
+	}
+	if err := sh.RunV("go", "run", golangciLint, "run", "./..."); err != nil {
+		return err
+	}
+	// golangci-lint reads GOOS from its environment, but `GOOS=windows go run` would
+	// build a Windows linter: install it for this machine first, then run it.
+	tools, err := filepath.Abs(filepath.Join("bin", "tools"))
+	if err != nil {
+		return err
+	}
+	if err := sh.RunWithV(map[string]string{"GOBIN": tools}, "go", "install", golangciLint); err != nil {
+		return err
+	}
+	if err := sh.RunWithV(windows, filepath.Join(tools, "golangci-lint"+hostExeSuffix()), "run", "./..."); err != nil {
+		return err
+	}
+	return sh.RunV("go", "run", actionlint, filepath.Join(".github", "workflows", "ci.yml"))
+}
+
+// hostExeSuffix is the executable suffix of the machine running mage (exeSuffix is
+// the target's).
+func hostExeSuffix() string {
+	if runtime.GOOS == "windows" {
+		return ".exe"
+	}
+	return ""
 }
 
 // Fuzz runs every fuzz target for a bounded time (FUZZTIME, default 30s).
