@@ -4,9 +4,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 time=${1:-10s}
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
 for pkg in $(go list ./...); do
   for target in $(go test -list '^Fuzz' "$pkg" 2>/dev/null | grep '^Fuzz' || true); do
     echo "fuzz $pkg $target ($time)"
-    go test -run '^$' -fuzz "^${target}\$" -fuzztime "$time" "$pkg" >/dev/null
+    if ! go test -run '^$' -fuzz "^${target}\$" -fuzztime "$time" "$pkg" >"$log" 2>&1; then
+      tail -n 30 "$log"
+      exit 1
+    fi
   done
 done
