@@ -36,7 +36,7 @@ func TestMain(m *testing.M) {
 		if goruntime.GOOS == "windows" {
 			wdaBin += ".exe"
 		}
-		build := exec.Command(filepath.Join(goruntime.GOROOT(), "bin", "go"), "build", "-o", wdaBin, ".")
+		build := exec.Command("go", "build", "-o", wdaBin, ".")
 		build.Stderr = os.Stderr
 		if err := build.Run(); err != nil {
 			fmt.Fprintln(os.Stderr, "building wda:", err)
