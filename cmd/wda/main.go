@@ -26,6 +26,7 @@ commands:
   plan "TASK" [--cwd DIR] [--json]                     route a task to a capability
   logs [--last N] [--filter F] [--json]                show recent audit events
   tools [--json]                                       list the ten tools
+  skills [NAME]                                        list the shared skills, or print one
   call TOOL [JSON]                                     run one tool and print its result
   version                                              print the version
 `
@@ -51,6 +52,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 		return runTools(rest, stdout, stderr)
 	case "call":
 		return runCall(rest, stdout, stderr, getenv)
+	case "skills":
+		return runSkills(rest, stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintf(stdout, "%s %s\n", runtime.ServerName, runtime.Version)
 		return 0
