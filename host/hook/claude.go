@@ -97,7 +97,7 @@ func traceHandler(name string) func(*call, io.Reader) any {
 			r.Host = "codex"
 		} else {
 			success := name != eventPostToolUseFailure
-			errorPresent := truthy(ev["error"])
+			errorPresent := audit.Truthy(ev["error"])
 			r.Success, r.ErrorPresent = &success, &errorPresent
 		}
 		c.append(r)

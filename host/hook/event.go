@@ -77,23 +77,3 @@ func (e event) number(key string) *float64 {
 	}
 	return &f
 }
-
-// truthy is the reference's truthiness of a payload field (error_present).
-func truthy(v any) bool {
-	switch t := v.(type) {
-	case nil:
-		return false
-	case bool:
-		return t
-	case string:
-		return t != ""
-	case json.Number:
-		f, err := t.Float64()
-		return err != nil || f != 0
-	case []any:
-		return len(t) > 0
-	case map[string]any:
-		return len(t) > 0
-	}
-	return true
-}

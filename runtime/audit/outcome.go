@@ -50,7 +50,7 @@ func Outcome(in OutcomeInput) string {
 	}
 	started := res["execution_started"] == true
 	// Rule 3: an observation error after a start leaves the effect unknown.
-	if started && truthy(res["lifecycle_error"]) {
+	if started && Truthy(res["lifecycle_error"]) {
 		return Unknown
 	}
 	// Rule 4: an executing call that timed out after starting.
@@ -198,9 +198,9 @@ func isPermissionEvent(event string) bool {
 	return event == EventPreToolUse || event == EventPermissionRequest
 }
 
-// truthy is the reference's truthiness: non-empty strings and containers, non-zero
-// numbers, true.
-func truthy(v any) bool {
+// Truthy is the reference's truthiness of a payload field: non-empty strings and
+// containers, non-zero numbers, true. Hooks use it for error_present too.
+func Truthy(v any) bool {
 	switch t := v.(type) {
 	case nil:
 		return false

@@ -61,7 +61,7 @@ func FromCall(rec runtime.CallRecord) Record {
 		SessionID:        rec.SessionID,
 		ToolName:         rec.Tool,
 		DurationMS:       &ms,
-		ErrorPresent:     new(rec.ProtocolError || truthy(rec.Result["error"])),
+		ErrorPresent:     new(rec.ProtocolError || Truthy(rec.Result["error"])),
 		SafetyClass:      string(rec.Class),
 		Host:             rec.Host,
 	}
