@@ -71,20 +71,27 @@ func BenchmarkHookProcess(b *testing.B) {
 
 // BenchmarkColdStartToolsList is server start to the first tools/list answer.
 func BenchmarkColdStartToolsList(b *testing.B) {
-	ctx := context.Background()
 	for b.Loop() {
-		cmd := exec.Command(wdaBin, "mcp")
-		cmd.Env = append(os.Environ(), "WINDOWS_DEV_AGENT_DATA_DIR="+b.TempDir())
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "0"}, nil).
-			Connect(ctx, &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := cs.ListTools(ctx, nil); err != nil {
-			b.Fatal(err)
-		}
+		cs, _ := listedServer(b)
 		cs.Close()
 	}
+}
+
+// listedServer starts wda mcp, connects and answers one tools/list.
+func listedServer(b *testing.B) (*mcp.ClientSession, *exec.Cmd) {
+	b.Helper()
+	ctx := context.Background()
+	cmd := exec.Command(wdaBin, "mcp")
+	cmd.Env = append(os.Environ(), "WINDOWS_DEV_AGENT_DATA_DIR="+b.TempDir())
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "0"}, nil).
+		Connect(ctx, &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := cs.ListTools(ctx, nil); err != nil {
+		b.Fatal(err)
+	}
+	return cs, cmd
 }
 
 // BenchmarkStdioWorkflowPlanPercentiles reports p50 and p99 of single workflow_plan
@@ -113,19 +120,9 @@ func BenchmarkIdleServerRSS(b *testing.B) {
 	if _, err := os.Stat("/proc/self/status"); err != nil {
 		b.Skip("needs /proc")
 	}
-	ctx := context.Background()
 	var peak float64
 	for b.Loop() {
-		cmd := exec.Command(wdaBin, "mcp")
-		cmd.Env = append(os.Environ(), "WINDOWS_DEV_AGENT_DATA_DIR="+b.TempDir())
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "0"}, nil).
-			Connect(ctx, &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-06-18"})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := cs.ListTools(ctx, nil); err != nil {
-			b.Fatal(err)
-		}
+		cs, cmd := listedServer(b)
 		status, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(cmd.Process.Pid), "status"))
 		if err != nil {
 			b.Fatal(err)
