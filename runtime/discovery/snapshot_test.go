@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"github.com/windows-dev-agent/wda/runtime/runtimetest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,19 +47,7 @@ func TestSnapshotGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "snapshot.golden.json")
-	if *update {
-		if err := os.WriteFile(golden, append(b, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(string(bytes.TrimSpace(want)), string(b)); diff != "" {
-		t.Fatalf("snapshot JSON differs from %s (-want +got):\n%s", golden, diff)
-	}
+	runtimetest.Golden(t, filepath.Join("testdata", "snapshot.golden.json"), append(b, '\n'), *update)
 }
 
 func TestRoundTripIsLossless(t *testing.T) {

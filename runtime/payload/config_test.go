@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"flag"
+	"github.com/windows-dev-agent/wda/runtime/runtimetest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,19 +17,7 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("missing golden (go test ./runtime/payload -update): %v", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Fatalf("%s changed (-golden +now); rerun with -update if intended:\n%s", name, diff)
-	}
+	runtimetest.Golden(t, filepath.Join("testdata", name), got, *update)
 }
 
 // A share path with every XML-special character, as a Windows user name could carry.

@@ -3,7 +3,7 @@ package routing_test
 import (
 	"encoding/json"
 	"flag"
-	"os"
+	"github.com/windows-dev-agent/wda/runtime/runtimetest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -246,20 +246,7 @@ func golden(t *testing.T, name string, v any) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got = append(got, '\n')
-	path := filepath.Join("testdata", name+".golden.json")
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	wantB, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create)", err)
-	}
-	if diff := cmp.Diff(string(wantB), string(got)); diff != "" {
-		t.Errorf("%s (-golden +got):\n%s", path, diff)
-	}
+	runtimetest.Golden(t, filepath.Join("testdata", name+".golden.json"), append(got, '\n'), *update)
 }
 
 func TestSortOrder(t *testing.T) {

@@ -3,6 +3,7 @@ package wingettable
 import (
 	"encoding/json"
 	"flag"
+	"github.com/windows-dev-agent/wda/runtime/runtimetest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,19 +38,7 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			got = append(got, '\n')
-			golden := filepath.Join("testdata", name+".golden.json")
-			if *update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d := cmp.Diff(string(want), string(got)); d != "" {
-				t.Errorf("Search(%s) mismatch (-golden +got):\n%s", name, d)
-			}
+			runtimetest.Golden(t, filepath.Join("testdata", name+".golden.json"), got, *update)
 		})
 	}
 }
