@@ -4,11 +4,14 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
+// Compiled on first use: hook processes link this package and must not pay for it at
+// start-up.
 var (
-	runRE   = regexp.MustCompile(`[A-Za-z0-9_.+-]+`)
-	splitRE = regexp.MustCompile(`[-_.+]+`)
+	runRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Za-z0-9_.+-]+`) })
+	splitRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[-_.+]+`) })
 )
 
 // Tokens returns the sorted token set of text: each run of [A-Za-z0-9_.+-] lowercased,
@@ -36,10 +39,10 @@ func tokenSet(text string) map[string]bool {
 			set[p[:len(p)-1]] = true
 		}
 	}
-	for _, run := range runRE.FindAllString(text, -1) {
+	for _, run := range runRE().FindAllString(text, -1) {
 		run = strings.ToLower(run)
 		add(run)
-		for _, piece := range splitRE.Split(run, -1) {
+		for _, piece := range splitRE().Split(run, -1) {
 			add(piece)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"sync"
 	"time"
 
 	"github.com/windows-dev-agent/wda/runtime"
@@ -19,7 +20,9 @@ const Timeout = 600 * time.Second
 // MaxIDLength is the longest package_id accepted.
 const MaxIDLength = 256
 
-var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]*$`)
+// idPattern is compiled on first use so hook processes, which link every tool, do not
+// pay for it at start-up.
+var idPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]*$`) })
 
 // managers maps a source to the executable name resolved on PATH.
 var managers = map[string]string{"winget": "winget", "chocolatey": "choco", "scoop": "scoop"}
@@ -57,7 +60,7 @@ func Argv(source, id string) []string {
 // ASCII letter or digit first, then letters, digits, '.', '_', '+', '-'. It can never
 // look like an option or carry shell or argument syntax.
 func ValidID(id string) bool {
-	return len(id) <= MaxIDLength && idPattern.MatchString(id)
+	return len(id) <= MaxIDLength && idPattern().MatchString(id)
 }
 
 func refuse(status, msg string) Out {
