@@ -143,22 +143,10 @@ var stillStubbed = []string{}
 func TestNotImplementedList(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	srv := runtime.NewServer(runtime.Default(), runtime.Options{Env: runtime.Env{DataDir: filepath.Join(dir, "data"), ProjectDir: dir,
-		Getenv: func(k string) string {
-			if k == "PATH" {
-				return ""
-			}
-			return ""
-		}}})
-	st, ct := mcp.NewInMemoryTransports()
-	if _, err := srv.Connect(ctx, st, nil); err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	// An empty environment (no PATH): no tool resolves, so no call starts a process.
+	empty := func(string) string { return "" }
+	srv := runtime.NewServer(runtime.Default(), runtime.Options{Env: runtime.Env{DataDir: filepath.Join(dir, "data"), ProjectDir: dir, Getenv: empty}})
+	cs := runtimetest.Connect(t, srv)
 	var stubbed []string
 	for _, name := range registryOrder {
 		args := minimal[name]
