@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs this module's windows/amd64 tests under Debian's Wine 8 (../shared/spec/wine.md).
-# usage: .ci/wine-test.sh [go test arguments]   e.g. .ci/wine-test.sh -count=1 ./runtime/...
+# usage: .ci/wine-test.sh [go test arguments]   e.g. .ci/wine-test.sh -count=1 ./internal/...
 #
 # Wine 8 needs three things before a Go 1.26 test binary runs cleanly:
 #  1. a bcryptprimitives.dll that forwards ProcessPrng to advapi32!SystemFunction036,

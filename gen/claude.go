@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"path"
 
-	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda"
 	"github.com/windows-dev-agent/wda/skills"
+	"github.com/windows-dev-agent/wda/tools"
 )
 
 type person struct {
@@ -58,7 +59,7 @@ var keywords = []string{"windows", "powershell", "winget", "wsl", "sandbox", "ag
 
 // claudeServerPrefixes are the two names Claude gives this server's tools: the bare
 // server (a local .mcp.json) and the installed plugin.
-var claudeServerPrefixes = "(" + runtime.ServerName + "|plugin_" + runtime.ServerName + "_" + runtime.ServerName + ")"
+var claudeServerPrefixes = "(" + wda.ServerName + "|plugin_" + wda.ServerName + "_" + wda.ServerName + ")"
 
 // claudeBinary is the plugin's own binary; without an extension so the same manifest
 // starts bin/wda on Linux and macOS and bin/wda.exe on Windows (Claude's process
@@ -71,20 +72,20 @@ func claudeHook(event, description string) hookCommand {
 		Description: description}
 }
 
-func renderClaude(reg *runtime.Registry, _ []skills.Skill, files map[string][]byte) error {
+func renderClaude(reg *tools.Registry, _ []skills.Skill, files map[string][]byte) error {
 	m := claudeManifest{
 		Schema:      "https://json.schemastore.org/claude-code-plugin-manifest.json",
-		Name:        runtime.ServerName,
+		Name:        wda.ServerName,
 		DisplayName: displayName,
 		Description: "Windows development for Claude Code: truthful environment discovery, capability routing with reviewed plans, WinGet/Chocolatey/Scoop setup, WSL/Dev Container/Windows Sandbox isolation and ecosystem audits; the host keeps approval.",
-		Version:     runtime.Version,
+		Version:     wda.Version,
 		Author:      person{Name: author, URL: homepage},
 		Homepage:    homepage,
 		Repository:  homepage,
 		License:     license,
 		Keywords:    append(keywords[:len(keywords):len(keywords)], "defrag"),
 	}
-	mcp := map[string]map[string]stdioServer{"mcpServers": {runtime.ServerName: {
+	mcp := map[string]map[string]stdioServer{"mcpServers": {wda.ServerName: {
 		Command: claudeBinary,
 		Args:    []string{"mcp", "--host", "claude"},
 		Env: map[string]string{

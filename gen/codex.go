@@ -5,8 +5,9 @@ import (
 	"path"
 	"slices"
 
-	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda"
 	"github.com/windows-dev-agent/wda/skills"
+	"github.com/windows-dev-agent/wda/tools"
 )
 
 type codexInterface struct {
@@ -79,10 +80,10 @@ func codexHook(event string) hookCommand {
 	}
 }
 
-func renderCodex(reg *runtime.Registry, _ []skills.Skill, files map[string][]byte) error {
+func renderCodex(reg *tools.Registry, _ []skills.Skill, files map[string][]byte) error {
 	m := codexManifest{
-		Name:        runtime.ServerName,
-		Version:     runtime.Version,
+		Name:        wda.ServerName,
+		Version:     wda.Version,
 		Description: "Windows development for Codex: truthful environment discovery, capability routing with reviewed plans, package setup, local isolation and ecosystem audits; Codex keeps approval.",
 		Author:      person{Name: author, URL: homepage},
 		Homepage:    homepage,

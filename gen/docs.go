@@ -6,8 +6,9 @@ import (
 	"path"
 	"text/template"
 
-	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda"
 	"github.com/windows-dev-agent/wda/skills"
+	"github.com/windows-dev-agent/wda/tools"
 )
 
 //go:embed templates/*
@@ -25,20 +26,20 @@ type docData struct {
 
 // safetyLine says how a tool's calls are classified, from Classify itself: the class
 // with default arguments and, when different, with everything switched on.
-func safetyLine(t runtime.Tool) string {
-	plain, wide := t.Classify(runtime.Args{}), t.Classify(widest(t))
+func safetyLine(t tools.Tool) string {
+	plain, wide := t.Classify(tools.Args{}), t.Classify(widest(t))
 	if plain == wide {
 		return string(plain)
 	}
 	return string(plain) + " by default; up to " + string(wide) + " with execute/host/extra arguments"
 }
 
-func renderDocs(reg *runtime.Registry, all []skills.Skill, files map[string][]byte) error {
+func renderDocs(reg *tools.Registry, all []skills.Skill, files map[string][]byte) error {
 	var tools []toolDoc
 	for _, t := range reg.Tools() {
 		tools = append(tools, toolDoc{t.Name(), t.Title(), safetyLine(t)})
 	}
-	base := docData{Plugin: runtime.ServerName, DisplayName: displayName, Version: runtime.Version, Homepage: homepage, Tools: tools, Skills: all}
+	base := docData{Plugin: wda.ServerName, DisplayName: displayName, Version: wda.Version, Homepage: homepage, Tools: tools, Skills: all}
 	type out struct{ tmpl, dest, host string }
 	for _, o := range []out{
 		{"plan.md", ClaudeRoot + "/commands/plan.md", "Claude Code"},

@@ -9,8 +9,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda"
 	"github.com/windows-dev-agent/wda/skills"
+	"github.com/windows-dev-agent/wda/tools"
 )
 
 // Payload roots under dist/. Each host gets its own root so neither can load the
@@ -30,10 +31,10 @@ const (
 
 // CodexServerName is the Codex server key: Codex tool names are mcp__<key>__<tool>, and
 // the hyphenated name would not survive its naming rules.
-var CodexServerName = strings.ReplaceAll(runtime.ServerName, "-", "_")
+var CodexServerName = strings.ReplaceAll(wda.ServerName, "-", "_")
 
 // Render returns every generated file, keyed by its slash path under dist/.
-func Render(reg *runtime.Registry) (map[string][]byte, error) {
+func Render(reg *tools.Registry) (map[string][]byte, error) {
 	files := map[string][]byte{}
 	all, err := skills.All()
 	if err != nil {
@@ -43,7 +44,7 @@ func Render(reg *runtime.Registry) (map[string][]byte, error) {
 		files[path.Join(ClaudeRoot, "skills", s.Name, "SKILL.md")] = s.Body
 		files[path.Join(CodexRoot, "skills", s.Name, "SKILL.md")] = s.Body
 	}
-	for _, step := range []func(*runtime.Registry, []skills.Skill, map[string][]byte) error{renderClaude, renderCodex, renderDocs} {
+	for _, step := range []func(*tools.Registry, []skills.Skill, map[string][]byte) error{renderClaude, renderCodex, renderDocs} {
 		if err := step(reg, all, files); err != nil {
 			return nil, err
 		}
@@ -67,8 +68,8 @@ func marshal(v any) ([]byte, error) {
 // widest are arguments that switch on everything a tool's classification depends on:
 // every boolean true, every string set (an unknown capability id counts as
 // approval-required), every array non-empty.
-func widest(t runtime.Tool) runtime.Args {
-	a := runtime.Args{}
+func widest(t tools.Tool) tools.Args {
+	a := tools.Args{}
 	in := t.InputSchema()
 	for p := in.Properties.Oldest(); p != nil; p = p.Next() {
 		switch p.Value.Type {
@@ -85,11 +86,11 @@ func widest(t runtime.Tool) runtime.Args {
 
 // Gated lists, in registry order, the tools for which a host gate can ever decide
 // something: those some call of which is neither read-only nor reversible.
-func Gated(reg *runtime.Registry) []string {
+func Gated(reg *tools.Registry) []string {
 	var out []string
 	for _, t := range reg.Tools() {
 		switch t.Classify(widest(t)) {
-		case runtime.ReadOnly, runtime.Reversible:
+		case tools.ReadOnly, tools.Reversible:
 		default:
 			out = append(out, t.Name())
 		}
@@ -98,10 +99,10 @@ func Gated(reg *runtime.Registry) []string {
 }
 
 // AlwaysReadOnly lists tools that are read-only for every argument combination.
-func AlwaysReadOnly(reg *runtime.Registry) []string {
+func AlwaysReadOnly(reg *tools.Registry) []string {
 	var out []string
 	for _, t := range reg.Tools() {
-		if t.Classify(widest(t)) == runtime.ReadOnly && t.Classify(runtime.Args{}) == runtime.ReadOnly {
+		if t.Classify(widest(t)) == tools.ReadOnly && t.Classify(tools.Args{}) == tools.ReadOnly {
 			out = append(out, t.Name())
 		}
 	}
@@ -109,7 +110,7 @@ func AlwaysReadOnly(reg *runtime.Registry) []string {
 }
 
 // ProjectScoped lists tools that take a project directory argument.
-func ProjectScoped(reg *runtime.Registry) []string {
+func ProjectScoped(reg *tools.Registry) []string {
 	var out []string
 	for _, t := range reg.Tools() {
 		if t.ProjectArg() != "" {

@@ -10,7 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/windows-dev-agent/wda/gen"
-	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/tools"
 	_ "github.com/windows-dev-agent/wda/tools/all"
 )
 
@@ -21,7 +21,7 @@ const distDir = "../dist"
 // TestDistIsFresh is the freshness check: the committed dist/ must equal a fresh
 // render. `go generate ./...` (or this test with -update) rewrites it.
 func TestDistIsFresh(t *testing.T) {
-	files, err := gen.Render(runtime.Default())
+	files, err := gen.Render(tools.Default())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,11 +50,11 @@ func TestDistIsFresh(t *testing.T) {
 }
 
 func TestRenderIsDeterministic(t *testing.T) {
-	a, err := gen.Render(runtime.Default())
+	a, err := gen.Render(tools.Default())
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := gen.Render(runtime.Default())
+	b, _ := gen.Render(tools.Default())
 	if diff := cmp.Diff(a, b); diff != "" {
 		t.Fatalf("two renders differ:\n%s", diff)
 	}
@@ -68,15 +68,15 @@ func TestRenderIsDeterministic(t *testing.T) {
 // A description change without regenerating must fail the freshness comparison.
 func TestFreshnessNoticesADescriptionChange(t *testing.T) {
 	dir := t.TempDir()
-	files, err := gen.Render(runtime.Default())
+	files, err := gen.Render(tools.Default())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := gen.Write(dir, files); err != nil {
 		t.Fatal(err)
 	}
-	reg := runtime.New()
-	for _, tl := range runtime.Default().Tools() {
+	reg := tools.New()
+	for _, tl := range tools.Default().Tools() {
 		reg.Register(renamed{tl})
 	}
 	changed, err := gen.Render(reg)
@@ -95,6 +95,6 @@ func TestFreshnessNoticesADescriptionChange(t *testing.T) {
 	}
 }
 
-type renamed struct{ runtime.Tool }
+type renamed struct{ tools.Tool }
 
 func (r renamed) Title() string { return r.Tool.Title() + " (changed)" }

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda"
 )
 
 // The Claude marketplace at the repository root must name this plugin and point at the
@@ -23,8 +23,8 @@ func TestClaudeMarketplace(t *testing.T) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
 	}
-	if m.Name != runtime.ServerName || len(m.Plugins) != 1 || m.Plugins[0].Name != runtime.ServerName {
-		t.Fatalf("marketplace names %+v, want %s", m, runtime.ServerName)
+	if m.Name != wda.ServerName || len(m.Plugins) != 1 || m.Plugins[0].Name != wda.ServerName {
+		t.Fatalf("marketplace names %+v, want %s", m, wda.ServerName)
 	}
 	manifest := filepath.Join("..", filepath.FromSlash(m.Plugins[0].Source), ".claude-plugin", "plugin.json")
 	if _, err := os.Stat(manifest); err != nil {

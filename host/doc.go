@@ -1,13 +1,11 @@
-// Package host chooses the host adapter of a server by name: Claude Code, Codex, or the
-// generic host that binds nothing.
+// Package host is the seam between the MCP core and a host adapter: the Host interface
+// (how a call's project argument is bound and what the host is told at initialize), the
+// refusal a binding returns, and the generic host that binds nothing.
 //
-// The adapters themselves live in host/claude and host/codex; the pieces they share
-// live in their own packages so the adapters can import them without a cycle:
-// host/scope (project containment by path components after resolving links) and
-// host/classify (the host-neutral safety classifier the hooks use) and host/hostenv
-// (reading host-provided variables, treating unexpanded placeholders as unset). The
-// hook subcommands are host/hook.
+// The adapters live in host/claude and host/codex; host/classify is the host-neutral
+// safety classifier of the hooks, host/hook the hook subcommands, host/scope project
+// containment and host/hostenv the reading of host-provided variables.
 //
-// Package host must never mutate process environment (per-call state travels in the
-// *runtime.Env a Bind receives) and never write to stdout.
+// Package host must never mutate the process environment (per-call state travels in
+// the *tools.Env a Bind receives) and never write to stdout.
 package host

@@ -8,11 +8,5 @@
 // finished call.
 //
 // It must never import a tool package (tools import runtime, not the reverse), never
-// start a process itself (runtime/proc owns that), and never write to stdout.
+// start a process itself (internal/proc owns that), and never write to stdout.
 package runtime
-
-// Version is the one version string of the server, the plugin manifests and the CLI.
-const Version = "0.5.0"
-
-// ServerName is the MCP implementation name every host sees.
-const ServerName = "windows-dev-agent"

@@ -6,6 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	wda "github.com/windows-dev-agent/wda"
+	"github.com/windows-dev-agent/wda/host"
+	"github.com/windows-dev-agent/wda/tools"
 	"log/slog"
 	"os"
 	"time"
@@ -19,25 +22,25 @@ import (
 // Options configure a server built from a registry. Zero values mean: generic host,
 // no audit, data and project dirs from the environment, the embedded catalog.
 type Options struct {
-	Host    Host
+	Host    host.Host
 	Audit   AuditSink
-	Env     Env
+	Env     tools.Env
 	Logger  *slog.Logger
 	Catalog []byte
 }
 
 func (o *Options) fill() {
 	if o.Host == nil {
-		o.Host = GenericHost{}
+		o.Host = host.Generic{}
 	}
 	if o.Env.Getenv == nil {
 		o.Env.Getenv = os.Getenv
 	}
 	if o.Env.DataDir == "" {
-		o.Env.DataDir = DefaultDataDir(o.Env.Getenv)
+		o.Env.DataDir = host.DefaultDataDir(o.Env.Getenv)
 	}
 	if o.Env.ProjectDir == "" {
-		o.Env.ProjectDir = DefaultProjectDir(o.Env.Getenv)
+		o.Env.ProjectDir = host.DefaultProjectDir(o.Env.Getenv)
 	}
 	if o.Env.Catalog == nil {
 		o.Env.Catalog = o.Catalog
@@ -49,9 +52,9 @@ func (o *Options) fill() {
 }
 
 // NewServer builds an *mcp.Server named windows-dev-agent serving every tool of reg.
-func NewServer(reg *Registry, opts Options) *mcp.Server {
+func NewServer(reg *tools.Registry, opts Options) *mcp.Server {
 	opts.fill()
-	s := mcp.NewServer(&mcp.Implementation{Name: ServerName, Title: "Windows Dev Agent", Version: Version},
+	s := mcp.NewServer(&mcp.Implementation{Name: wda.ServerName, Title: "Windows Dev Agent", Version: wda.Version},
 		&mcp.ServerOptions{
 			Instructions: opts.Host.Instructions(),
 			Logger:       opts.Logger,
@@ -64,7 +67,7 @@ func NewServer(reg *Registry, opts Options) *mcp.Server {
 // Mount adds the tools of reg to a caller's server, with the gate middleware. Calls to
 // tools that are not in reg pass through the middleware untouched, so an embedder's own
 // tools keep working.
-func Mount(s *mcp.Server, reg *Registry, opts Options) {
+func Mount(s *mcp.Server, reg *tools.Registry, opts Options) {
 	opts.fill()
 	for _, t := range reg.Tools() {
 		s.AddTool(MCPTool(t, opts.Host), handler(t))
@@ -73,9 +76,9 @@ func Mount(s *mcp.Server, reg *Registry, opts Options) {
 }
 
 // MCPTool is the wire description of t as host h advertises it.
-func MCPTool(t Tool, h Host) *mcp.Tool {
+func MCPTool(t tools.Tool, h host.Host) *mcp.Tool {
 	if h == nil {
-		h = GenericHost{}
+		h = host.Generic{}
 	}
 	a := t.Annotations()
 	return &mcp.Tool{
@@ -96,9 +99,9 @@ func MCPTool(t Tool, h Host) *mcp.Tool {
 
 // handler is what the SDK calls after the gate: arguments are already validated,
 // defaulted and bound, and the per-call Env is in ctx.
-func handler(t Tool) mcp.ToolHandler {
+func handler(t tools.Tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		env := EnvFrom(ctx)
+		env := tools.EnvFrom(ctx)
 		if env == nil {
 			return nil, &jsonrpc.Error{Code: -32000, Message: "windows-dev-agent: call did not pass the gate"}
 		}
@@ -142,7 +145,7 @@ func refusal(status, msg string) (*mcp.CallToolResult, error) {
 // gate is the receiving middleware: for tools/call of a registered tool it binds the
 // project argument, validates strictly, blocks forbidden calls, runs the handler with a
 // per-call Env and hands the outcome to the audit sink. Everything else passes through.
-func gate(reg *Registry, opts Options) mcp.Middleware {
+func gate(reg *tools.Registry, opts Options) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			ctr, ok := req.(*mcp.CallToolRequest)
@@ -155,7 +158,7 @@ func gate(reg *Registry, opts Options) mcp.Middleware {
 			}
 			start := time.Now()
 			env := opts.Env
-			rec := CallRecord{Tool: t.Name(), Host: opts.Host.Name(), Started: start.UTC(), Class: ApprovalRequired}
+			rec := CallRecord{Tool: t.Name(), Host: opts.Host.Name(), Started: start.UTC(), Class: tools.ApprovalRequired}
 			if ctr.Session != nil {
 				rec.SessionID = ctr.Session.ID()
 			}
@@ -176,7 +179,7 @@ func gate(reg *Registry, opts Options) mcp.Middleware {
 	}
 }
 
-func call(ctx context.Context, t Tool, ctr *mcp.CallToolRequest, env *Env, h Host, rec *CallRecord, next mcp.MethodHandler, method string) (mcp.Result, error) {
+func call(ctx context.Context, t tools.Tool, ctr *mcp.CallToolRequest, env *tools.Env, h host.Host, rec *CallRecord, next mcp.MethodHandler, method string) (mcp.Result, error) {
 	bound := ctr.Params.Arguments
 	// UseNumber keeps literals such as 120.0 intact through the host binding, so the
 	// validator still sees (and rejects) them. Arguments that are not an object skip
@@ -191,7 +194,7 @@ func call(ctx context.Context, t Tool, ctr *mcp.CallToolRequest, env *Env, h Hos
 	}
 	if raw, ok := v.(map[string]any); ok {
 		if err := h.Bind(ctx, t, raw, env); err != nil {
-			var be *BindError
+			var be *host.BindError
 			if errors.As(err, &be) {
 				return refusal("invalid_input", be.Msg)
 			}
@@ -208,13 +211,13 @@ func call(ctx context.Context, t Tool, ctr *mcp.CallToolRequest, env *Env, h Hos
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: verr.Error()}
 	}
 	rec.Class = t.Classify(args)
-	rec.Execute = Args(args).Bool("execute")
-	if rec.Class == Forbidden {
+	rec.Execute = tools.Args(args).Bool("execute")
+	if rec.Class == tools.Forbidden {
 		return refusal("blocked", fmt.Sprintf("%s: this call is classified forbidden and was not run", t.Name()))
 	}
 	params := *ctr.Params
 	params.Arguments, _ = json.Marshal(args)
 	cp := *ctr
 	cp.Params = &params
-	return next(WithEnv(ctx, env), method, &cp)
+	return next(tools.WithEnv(ctx, env), method, &cp)
 }

@@ -3,6 +3,7 @@ package runtime_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/windows-dev-agent/wda/runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -10,8 +11,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/windows-dev-agent/wda/runtime"
-	"github.com/windows-dev-agent/wda/runtime/runtimetest"
+	"github.com/windows-dev-agent/wda/host"
+	"github.com/windows-dev-agent/wda/internal/testkit"
+	"github.com/windows-dev-agent/wda/tools"
 )
 
 type probeIn struct {
@@ -26,7 +28,7 @@ type probeIn struct {
 }
 
 type probeOut struct {
-	runtime.Status
+	tools.Status
 	Seen probeIn `json:"seen"`
 }
 
@@ -43,41 +45,41 @@ func (r *recorder) RecordCall(_ context.Context, rec runtime.CallRecord) {
 	r.recs = append(r.recs, rec)
 }
 
-func (r *recorder) tool() runtime.Tool {
-	return runtime.Define(runtime.Def[probeIn, probeOut]{
+func (r *recorder) tool() tools.Tool {
+	return tools.Define(tools.Def[probeIn, probeOut]{
 		Name: "probe", Order: 1, Title: "Probe", Description: "test tool", ProjectArg: "cwd",
-		Classify: func(a runtime.Args) runtime.Class {
+		Classify: func(a tools.Args) tools.Class {
 			if a.String("name") == "evil" {
-				return runtime.Forbidden
+				return tools.Forbidden
 			}
-			return runtime.ReadOnly
+			return tools.ReadOnly
 		},
-		Handle: func(_ context.Context, env *runtime.Env, in probeIn) (probeOut, error) {
+		Handle: func(_ context.Context, env *tools.Env, in probeIn) (probeOut, error) {
 			r.mu.Lock()
 			r.calls = append(r.calls, in)
 			r.mu.Unlock()
-			return probeOut{Status: runtime.Status{Status: "ok"}, Seen: in}, nil
+			return probeOut{Status: tools.Status{Status: "ok"}, Seen: in}, nil
 		},
 	})
 }
 
 // refuseHost refuses any cwd containing "outside", like a host binding would.
-type refuseHost struct{ runtime.GenericHost }
+type refuseHost struct{ host.Generic }
 
 func (refuseHost) Name() string { return "test" }
-func (refuseHost) Bind(_ context.Context, t runtime.Tool, args map[string]any, env *runtime.Env) error {
+func (refuseHost) Bind(_ context.Context, t tools.Tool, args map[string]any, env *tools.Env) error {
 	if s, _ := args[t.ProjectArg()].(string); strings.Contains(s, "outside") {
-		return &runtime.BindError{Msg: "cwd must stay inside the active project"}
+		return &host.BindError{Msg: "cwd must stay inside the active project"}
 	}
 	return nil
 }
 
 func TestGate(t *testing.T) {
 	rec := &recorder{}
-	reg := runtime.New()
+	reg := tools.New()
 	reg.Register(rec.tool())
-	srv := runtime.NewServer(reg, runtime.Options{Host: refuseHost{}, Audit: rec, Env: runtime.Env{DataDir: t.TempDir(), ProjectDir: t.TempDir()}})
-	cs := runtimetest.Connect(t, srv)
+	srv := runtime.NewServer(reg, runtime.Options{Host: refuseHost{}, Audit: rec, Env: tools.Env{DataDir: t.TempDir(), ProjectDir: t.TempDir()}})
+	cs := testkit.Connect(t, srv)
 	many := map[string]any{"name": "x"}
 	for i := range 32 {
 		many[strings.Repeat("k", i+1)] = 1
@@ -142,7 +144,7 @@ func TestGate(t *testing.T) {
 	if last.Tool != "probe" || last.Host != "test" || last.Result["status"] != "invalid_input" {
 		t.Fatalf("last audit record = %+v", last)
 	}
-	if blocked := rec.recs[len(rec.recs)-2]; blocked.Class != runtime.Forbidden {
+	if blocked := rec.recs[len(rec.recs)-2]; blocked.Class != tools.Forbidden {
 		t.Fatalf("blocked call recorded class %q", blocked.Class)
 	}
 }
@@ -150,9 +152,9 @@ func TestGate(t *testing.T) {
 // An unknown tool is a JSON-RPC error. The go-sdk answers it (-32602 unknown tool "x")
 // before any middleware could shape it; its own -32601 text would be replaced anyway.
 func TestUnknownTool(t *testing.T) {
-	reg := runtime.New()
+	reg := tools.New()
 	reg.Register((&recorder{}).tool())
-	cs := runtimetest.Connect(t, runtime.NewServer(reg, runtime.Options{}))
+	cs := testkit.Connect(t, runtime.NewServer(reg, runtime.Options{}))
 	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "nope"})
 	if err == nil || !strings.Contains(err.Error(), `unknown tool "nope"`) {
 		t.Fatalf("err = %v", err)
@@ -162,15 +164,15 @@ func TestUnknownTool(t *testing.T) {
 // An embedder mounts our tools next to its own; both answer, and its tool is not gated.
 func TestMountOnEmbedderServer(t *testing.T) {
 	rec := &recorder{}
-	reg := runtime.New()
+	reg := tools.New()
 	reg.Register(rec.tool())
 	srv := mcp.NewServer(&mcp.Implementation{Name: "embedder", Version: "1"}, nil)
 	mcp.AddTool(srv, &mcp.Tool{Name: "theirs", Description: "embedder tool"},
 		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, struct{}, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "mine"}}}, struct{}{}, nil
 		})
-	runtime.Mount(srv, reg, runtime.Options{Audit: rec, Env: runtime.Env{DataDir: t.TempDir(), ProjectDir: t.TempDir()}})
-	cs := runtimetest.Connect(t, srv)
+	runtime.Mount(srv, reg, runtime.Options{Audit: rec, Env: tools.Env{DataDir: t.TempDir(), ProjectDir: t.TempDir()}})
+	cs := testkit.Connect(t, srv)
 	lt, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -200,11 +202,11 @@ func TestRegisterPanics(t *testing.T) {
 		name string
 		fn   func()
 	}{
-		{"nil", func() { runtime.New().Register(nil) }},
-		{"duplicate", func() { r := runtime.New(); r.Register(rec.tool()); r.Register(rec.tool()) }},
+		{"nil", func() { tools.New().Register(nil) }},
+		{"duplicate", func() { r := tools.New(); r.Register(rec.tool()); r.Register(rec.tool()) }},
 		{"empty name", func() {
-			runtime.Define(runtime.Def[probeIn, probeOut]{Description: "d", Classify: func(runtime.Args) runtime.Class { return runtime.ReadOnly },
-				Handle: func(context.Context, *runtime.Env, probeIn) (probeOut, error) { return probeOut{}, nil }})
+			tools.Define(tools.Def[probeIn, probeOut]{Description: "d", Classify: func(tools.Args) tools.Class { return tools.ReadOnly },
+				Handle: func(context.Context, *tools.Env, probeIn) (probeOut, error) { return probeOut{}, nil }})
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

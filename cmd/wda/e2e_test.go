@@ -16,7 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda"
 )
 
 var wdaBin string
@@ -85,7 +85,7 @@ func TestE2EStdio(t *testing.T) {
 			ctx := context.Background()
 			cs := startServer(t, version)
 			init := cs.InitializeResult()
-			if init == nil || init.ServerInfo == nil || init.ServerInfo.Name != runtime.ServerName || init.ServerInfo.Version != runtime.Version {
+			if init == nil || init.ServerInfo == nil || init.ServerInfo.Name != wda.ServerName || init.ServerInfo.Version != wda.Version {
 				t.Fatalf("serverInfo = %+v", init)
 			}
 			if version != "" && init.ProtocolVersion != version {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/tools"
 	"github.com/windows-dev-agent/wda/tools/logsquery"
 )
 
@@ -107,8 +107,8 @@ func runTools(args []string, stdout, stderr io.Writer) int {
 		Title    string `json:"title"`
 	}
 	var rows []row
-	for _, t := range runtime.Default().Tools() {
-		rows = append(rows, row{t.Name(), string(t.Classify(runtime.Args{})), t.Annotations().ReadOnly, t.Title()})
+	for _, t := range tools.Default().Tools() {
+		rows = append(rows, row{t.Name(), string(t.Classify(tools.Args{})), t.Annotations().ReadOnly, t.Title()})
 	}
 	if *asJSON {
 		b, _ := json.MarshalIndent(rows, "", "  ")

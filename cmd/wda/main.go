@@ -10,7 +10,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda"
 )
 
 func main() {
@@ -55,7 +55,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	case "skills":
 		return runSkills(rest, stdout, stderr)
 	case "version", "--version", "-v":
-		fmt.Fprintf(stdout, "%s %s\n", runtime.ServerName, runtime.Version)
+		fmt.Fprintf(stdout, "%s %s\n", wda.ServerName, wda.Version)
 		return 0
 	case "help", "--help", "-h":
 		fmt.Fprint(stdout, usage)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/windows-dev-agent/wda/runtime"
 	"io"
 	"os"
 	"os/signal"
@@ -13,9 +14,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	wda "github.com/windows-dev-agent/wda"
-	"github.com/windows-dev-agent/wda/runtime"
-	"github.com/windows-dev-agent/wda/runtime/stdio"
+	"github.com/windows-dev-agent/wda"
+	"github.com/windows-dev-agent/wda/internal/stdio"
+	"github.com/windows-dev-agent/wda/tools"
 	_ "github.com/windows-dev-agent/wda/tools/all"
 )
 
@@ -45,7 +46,7 @@ func options(hostName, dataDir string, getenv func(string) string) (runtime.Opti
 			return runtime.Options{}, fmt.Errorf("WINDOWS_DEV_AGENT_CATALOG: %w", err)
 		}
 	}
-	env := runtime.Env{Getenv: getenv, DataDir: dataDirFor(h, dataDir, getenv), Catalog: catalog}
+	env := tools.Env{Getenv: getenv, DataDir: dataDirFor(h, dataDir, getenv), Catalog: catalog}
 	return runtime.Options{Host: h, Env: env, Audit: auditSink()}, nil
 }
 
@@ -65,7 +66,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 	startup(opts, stderr)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	srv := runtime.NewServer(runtime.Default(), opts)
+	srv := runtime.NewServer(tools.Default(), opts)
 	err = srv.Run(ctx, &stdio.Transport{In: stdin, Out: stdout})
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, context.Canceled) && !errors.Is(err, mcp.ErrConnectionClosed) {
 		fmt.Fprintf(stderr, "wda mcp: %v\n", err)
@@ -77,14 +78,14 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 // callTool runs one tool through the same server, gate and audit as `wda mcp`, over an
 // in-memory connection.
 func callTool(ctx context.Context, opts runtime.Options, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
-	srv := runtime.NewServer(runtime.Default(), opts)
+	srv := runtime.NewServer(tools.Default(), opts)
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := srv.Connect(ctx, st, nil)
 	if err != nil {
 		return nil, err
 	}
 	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "wda-cli", Version: runtime.Version}, nil).Connect(ctx, ct, nil)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "wda-cli", Version: wda.Version}, nil).Connect(ctx, ct, nil)
 	if err != nil {
 		return nil, err
 	}

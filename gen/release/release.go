@@ -6,7 +6,7 @@
 //  3. development continues on top of I.
 //
 // Check passes when no index exists (nothing is published). It reads git through
-// runtime/proc, never by starting processes itself, and never writes anything.
+// internal/proc, never by starting processes itself, and never writes anything.
 package release
 
 import (
@@ -18,8 +18,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/windows-dev-agent/wda/runtime"
-	"github.com/windows-dev-agent/wda/runtime/proc"
+	"github.com/windows-dev-agent/wda"
+	"github.com/windows-dev-agent/wda/internal/proc"
 )
 
 // IndexPath is where Codex looks for a repository's marketplace.
@@ -64,9 +64,9 @@ func Index(sha string) ([]byte, error) {
 		return nil, fmt.Errorf("sha must be 40 lowercase hex characters, got %q", sha)
 	}
 	var ix index
-	ix.Name = runtime.ServerName
+	ix.Name = wda.ServerName
 	ix.Interface.DisplayName = "Windows Dev Agent"
-	e := entry{Name: runtime.ServerName, Source: source{Source: "url", URL: Repository, Path: PayloadPath, SHA: sha}, Category: "Productivity"}
+	e := entry{Name: wda.ServerName, Source: source{Source: "url", URL: Repository, Path: PayloadPath, SHA: sha}, Category: "Productivity"}
 	e.Policy.Installation, e.Policy.Authentication = "AVAILABLE", "ON_INSTALL"
 	ix.Plugins = []entry{e}
 	b, err := json.MarshalIndent(ix, "", "  ")
@@ -179,7 +179,7 @@ func samePlugin(ctx context.Context, g *Git, sha string) error {
 		}
 		got = append(got, m)
 	}
-	if got[0].Name != runtime.ServerName || got[1].Name != runtime.ServerName || got[0].Version != got[1].Version {
+	if got[0].Name != wda.ServerName || got[1].Name != wda.ServerName || got[0].Version != got[1].Version {
 		return fmt.Errorf("payload manifests disagree: claude %s@%s, codex %s@%s", got[0].Name, got[0].Version, got[1].Name, got[1].Version)
 	}
 	return nil

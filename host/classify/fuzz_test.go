@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/tools"
 )
 
 // FuzzShellClassify: any command containing dynamic shell syntax is never read-only or
@@ -17,10 +17,10 @@ func FuzzShellClassify(f *testing.F) {
 	f.Fuzz(func(t *testing.T, cmd string, k uint8) {
 		check := func(s string) {
 			c := Shell(s)
-			if _, ok := runtime.ParseClass(string(c)); !ok {
+			if _, ok := tools.ParseClass(string(c)); !ok {
 				t.Fatalf("Shell(%q) = %q, not a class", s, c)
 			}
-			if Dynamic(s) && (c == runtime.ReadOnly || c == runtime.Reversible) {
+			if Dynamic(s) && (c == tools.ReadOnly || c == tools.Reversible) {
 				t.Fatalf("Shell(%q) = %s despite dynamic syntax", s, c)
 			}
 		}
@@ -31,7 +31,7 @@ func FuzzShellClassify(f *testing.F) {
 		pre := prefixes[int(k/16)%len(prefixes)]
 		spliced := pre + cmd + tok + cmd
 		check(spliced)
-		if c := Shell(spliced); c == runtime.ReadOnly || c == runtime.Reversible {
+		if c := Shell(spliced); c == tools.ReadOnly || c == tools.Reversible {
 			t.Fatalf("spliced %q classified %s", spliced, c)
 		}
 		if !strings.Contains(spliced, tok) {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/tools"
 )
 
 type shellRules struct {
@@ -49,21 +49,21 @@ var rules = sync.OnceValue(func() *shellRules {
 })
 
 // Shell classifies one Bash or PowerShell command line (hosts.md §2.1).
-func Shell(cmd string) runtime.Class {
+func Shell(cmd string) tools.Class {
 	r := rules()
 	switch {
 	case r.forbidden.MatchString(cmd):
-		return runtime.Forbidden
+		return tools.Forbidden
 	case r.approval.MatchString(cmd):
-		return runtime.ApprovalRequired
+		return tools.ApprovalRequired
 	case Dynamic(cmd):
-		return runtime.ApprovalRequired
+		return tools.ApprovalRequired
 	case r.readOnly.MatchString(cmd):
-		return runtime.ReadOnly
+		return tools.ReadOnly
 	case r.reversible.MatchString(cmd):
-		return runtime.Reversible
+		return tools.Reversible
 	}
-	return runtime.ApprovalRequired
+	return tools.ApprovalRequired
 }
 
 // Dynamic reports whether cmd contains compound, redirecting or substituting shell

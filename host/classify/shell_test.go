@@ -4,20 +4,20 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/tools"
 )
 
 const (
-	ro  = runtime.ReadOnly
-	rev = runtime.Reversible
-	ap  = runtime.ApprovalRequired
-	fb  = runtime.Forbidden
+	ro  = tools.ReadOnly
+	rev = tools.Reversible
+	ap  = tools.ApprovalRequired
+	fb  = tools.Forbidden
 )
 
 // Rows of hosts.md §2.1 / tools.md §8.2 and §10.12, one per rule and pattern.
 var shellCases = []struct {
 	cmd  string
-	want runtime.Class
+	want tools.Class
 }{
 	// 1. forbidden patterns
 	{"format C:", fb},

@@ -3,7 +3,7 @@ package classify
 import (
 	"strings"
 
-	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/tools"
 )
 
 // The three names a host gives this server's tools: the direct (project .mcp.json)
@@ -40,40 +40,40 @@ func IsShell(toolName string) bool { return toolName == "Bash" || toolName == "P
 // an argument the server would reject cannot lower the class, and an extra argument (a
 // fake user_approved) is ignored. A WDA tool missing from reg, or a Classify that panics
 // or answers an unknown class, is approval-required: the classifier fails closed.
-func Tool(reg *runtime.Registry, toolName string, input map[string]any) runtime.Class {
+func Tool(reg *tools.Registry, toolName string, input map[string]any) tools.Class {
 	if IsShell(toolName) {
 		cmd, _ := input["command"].(string)
 		return Shell(cmd)
 	}
 	short, ok := ShortName(toolName)
 	if !ok || reg == nil {
-		return runtime.ApprovalRequired
+		return tools.ApprovalRequired
 	}
 	t, ok := reg.Lookup(short)
 	if !ok {
-		return runtime.ApprovalRequired
+		return tools.ApprovalRequired
 	}
 	return toolClass(t, input)
 }
 
-func toolClass(t runtime.Tool, input map[string]any) (c runtime.Class) {
+func toolClass(t tools.Tool, input map[string]any) (c tools.Class) {
 	defer func() {
 		if recover() != nil {
-			c = runtime.ApprovalRequired
+			c = tools.ApprovalRequired
 		}
 	}()
 	if input == nil {
 		input = map[string]any{}
 	}
-	c = t.Classify(runtime.Args(input))
-	if _, ok := runtime.ParseClass(string(c)); !ok {
-		return runtime.ApprovalRequired
+	c = t.Classify(tools.Args(input))
+	if _, ok := tools.ParseClass(string(c)); !ok {
+		return tools.ApprovalRequired
 	}
 	return c
 }
 
 // Lookup returns the registered tool behind a WDA tool name with any prefix.
-func Lookup(reg *runtime.Registry, toolName string) (runtime.Tool, bool) {
+func Lookup(reg *tools.Registry, toolName string) (tools.Tool, bool) {
 	short, ok := ShortName(toolName)
 	if !ok || reg == nil {
 		return nil, false

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/tools"
 	_ "github.com/windows-dev-agent/wda/tools/all"
 )
 
@@ -12,39 +12,39 @@ import (
 // tiny catalog (the real catalog belongs to tools/capabilityrun), the way tools.md §8.2
 // describes (execute true: unknown → approval, flagged forbidden → forbidden,
 // extra_args → approval, else the declared class).
-func fakeRegistry() *runtime.Registry {
-	catalog := map[string]runtime.Class{"dangerous": runtime.Forbidden, "tests": runtime.Reversible,
-		"lint": runtime.ReadOnly, "deploy": runtime.ApprovalRequired}
-	reg := runtime.New()
-	reg.Register(runtime.Define(runtime.Def[struct{}, runtime.Status]{
+func fakeRegistry() *tools.Registry {
+	catalog := map[string]tools.Class{"dangerous": tools.Forbidden, "tests": tools.Reversible,
+		"lint": tools.ReadOnly, "deploy": tools.ApprovalRequired}
+	reg := tools.New()
+	reg.Register(tools.Define(tools.Def[struct{}, tools.Status]{
 		Name: "capability_run", Description: "fake", ProjectArg: "cwd",
-		Classify: func(a runtime.Args) runtime.Class {
+		Classify: func(a tools.Args) tools.Class {
 			if !a.Bool("execute") {
-				return runtime.ReadOnly
+				return tools.ReadOnly
 			}
 			c, ok := catalog[a.String("capability")]
 			if !ok {
-				return runtime.ApprovalRequired
+				return tools.ApprovalRequired
 			}
-			if c == runtime.Forbidden {
+			if c == tools.Forbidden {
 				return c
 			}
 			if xs, _ := a["extra_args"].([]any); len(xs) > 0 {
-				return runtime.ApprovalRequired
+				return tools.ApprovalRequired
 			}
 			return c
 		},
-		Handle: func(context.Context, *runtime.Env, struct{}) (runtime.Status, error) { return runtime.Status{}, nil },
+		Handle: func(context.Context, *tools.Env, struct{}) (tools.Status, error) { return tools.Status{}, nil },
 	}))
-	reg.Register(runtime.Define(runtime.Def[struct{}, runtime.Status]{
+	reg.Register(tools.Define(tools.Def[struct{}, tools.Status]{
 		Name: "panicky", Description: "fake",
-		Classify: func(runtime.Args) runtime.Class { panic("boom") },
-		Handle:   func(context.Context, *runtime.Env, struct{}) (runtime.Status, error) { return runtime.Status{}, nil },
+		Classify: func(tools.Args) tools.Class { panic("boom") },
+		Handle:   func(context.Context, *tools.Env, struct{}) (tools.Status, error) { return tools.Status{}, nil },
 	}))
-	reg.Register(runtime.Define(runtime.Def[struct{}, runtime.Status]{
+	reg.Register(tools.Define(tools.Def[struct{}, tools.Status]{
 		Name: "odd", Description: "fake",
-		Classify: func(runtime.Args) runtime.Class { return "sort-of-safe" },
-		Handle:   func(context.Context, *runtime.Env, struct{}) (runtime.Status, error) { return runtime.Status{}, nil },
+		Classify: func(tools.Args) tools.Class { return "sort-of-safe" },
+		Handle:   func(context.Context, *tools.Env, struct{}) (tools.Status, error) { return tools.Status{}, nil },
 	}))
 	return reg
 }
@@ -69,11 +69,11 @@ func TestShortName(t *testing.T) {
 
 // The MCP rows of hosts.md §2.1 and tools.md §10.12 against the shipped tools.
 func TestToolShipped(t *testing.T) {
-	reg := runtime.Default()
+	reg := tools.Default()
 	cases := []struct {
 		name  string
 		input map[string]any
-		want  runtime.Class
+		want  tools.Class
 	}{
 		{"env_inspect", nil, ro},
 		{"workflow_plan", map[string]any{"task": "x"}, ro},
@@ -113,7 +113,7 @@ func TestToolOthers(t *testing.T) {
 	cases := []struct {
 		tool  string
 		input map[string]any
-		want  runtime.Class
+		want  tools.Class
 	}{
 		{"Bash", map[string]any{"command": "git status"}, ro},
 		{"PowerShell", map[string]any{"command": "Get-ChildItem C:\\src"}, ro},

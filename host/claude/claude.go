@@ -7,10 +7,11 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/windows-dev-agent/wda/host"
 	"github.com/windows-dev-agent/wda/host/hostenv"
 	"github.com/windows-dev-agent/wda/host/scope"
-	"github.com/windows-dev-agent/wda/runtime"
 	"github.com/windows-dev-agent/wda/schema"
+	"github.com/windows-dev-agent/wda/tools"
 )
 
 // Environment variables the adapter reads.
@@ -40,7 +41,7 @@ func (*Host) Name() string { return "claude" }
 func (*Host) Instructions() string { return "" }
 
 // AdvertisedSchema returns s unchanged: under Claude the project argument is optional.
-func (*Host) AdvertisedSchema(_ runtime.Tool, s *schema.Schema) *schema.Schema { return s }
+func (*Host) AdvertisedSchema(_ tools.Tool, s *schema.Schema) *schema.Schema { return s }
 
 // DataDir is WINDOWS_DEV_AGENT_DATA_DIR, else CLAUDE_PLUGIN_DATA, else the runtime
 // default (the user cache dir).
@@ -53,12 +54,12 @@ func DataDir(getenv func(string) string) string {
 			return v
 		}
 	}
-	return runtime.DefaultDataDir(func(string) string { return "" })
+	return host.DefaultDataDir(func(string) string { return "" })
 }
 
 // Bind binds the project argument of a project-scoped tool (hosts.md §3.1): it rewrites
 // args[t.ProjectArg()] to the resolved absolute directory and sets env.ProjectDir.
-func (h *Host) Bind(_ context.Context, t runtime.Tool, args map[string]any, env *runtime.Env) error {
+func (h *Host) Bind(_ context.Context, t tools.Tool, args map[string]any, env *tools.Env) error {
 	arg := t.ProjectArg()
 	if arg == "" {
 		return nil
@@ -80,11 +81,11 @@ func (h *Host) Bind(_ context.Context, t runtime.Tool, args map[string]any, env 
 func (h *Host) root() (string, error) {
 	raw := hostenv.Var(h.getenv, ProjectDirVar)
 	if raw == "" {
-		return "", &runtime.BindError{Msg: MsgNoProject}
+		return "", &host.BindError{Msg: MsgNoProject}
 	}
 	root, err := scope.ResolveDir(hostenv.ExpandHome(raw, h.getenv))
 	if err != nil {
-		return "", &runtime.BindError{Msg: err.Error()}
+		return "", &host.BindError{Msg: err.Error()}
 	}
 	return root, nil
 }
@@ -99,7 +100,7 @@ func Contain(root, arg string, v any, getenv func(string) string) (string, error
 	case string:
 		s = strings.TrimSpace(x)
 	default:
-		return "", &runtime.BindError{Msg: fmt.Sprintf("%s must be a string", arg)}
+		return "", &host.BindError{Msg: fmt.Sprintf("%s must be a string", arg)}
 	}
 	cand := root
 	if s != "" {
@@ -114,12 +115,12 @@ func Contain(root, arg string, v any, getenv func(string) string) (string, error
 	if err != nil {
 		var nd *scope.NotDirError
 		if errors.As(err, &nd) {
-			return "", &runtime.BindError{Msg: nd.Error()}
+			return "", &host.BindError{Msg: nd.Error()}
 		}
-		return "", &runtime.BindError{Msg: err.Error()}
+		return "", &host.BindError{Msg: err.Error()}
 	}
 	if !scope.Within(root, dir) {
-		return "", &runtime.BindError{Msg: fmt.Sprintf("%s must stay inside the active Claude project: %s", arg, root)}
+		return "", &host.BindError{Msg: fmt.Sprintf("%s must stay inside the active Claude project: %s", arg, root)}
 	}
 	return dir, nil
 }

@@ -1,6 +1,7 @@
 package claude_test
 
 import (
+	"github.com/windows-dev-agent/wda/runtime"
 	"os"
 	"path/filepath"
 	"testing"
@@ -10,7 +11,7 @@ import (
 	"github.com/windows-dev-agent/wda/host/claude"
 	"github.com/windows-dev-agent/wda/host/internal/hosttest"
 	"github.com/windows-dev-agent/wda/host/scope"
-	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/tools"
 	_ "github.com/windows-dev-agent/wda/tools/all"
 )
 
@@ -56,7 +57,7 @@ func serve(t *testing.T, env map[string]string) *hosttest.Session {
 	t.Helper()
 	return hosttest.Open(t, hosttest.Registry(), runtime.Options{
 		Host: claude.New(hosttest.Env(env)),
-		Env:  runtime.Env{DataDir: t.TempDir(), ProjectDir: "/unbound-default"},
+		Env:  tools.Env{DataDir: t.TempDir(), ProjectDir: "/unbound-default"},
 	})
 }
 
@@ -165,8 +166,8 @@ func TestNonProjectToolPassesThrough(t *testing.T) {
 		t.Fatalf("(-want +got):\n%s", diff)
 	}
 	// The shipped package_install is not project-scoped: no project, no refusal.
-	real := hosttest.Open(t, runtime.Default(), runtime.Options{Host: claude.New(hosttest.Env(nil)),
-		Env: runtime.Env{DataDir: t.TempDir(), ProjectDir: t.TempDir()}})
+	real := hosttest.Open(t, tools.Default(), runtime.Options{Host: claude.New(hosttest.Env(nil)),
+		Env: tools.Env{DataDir: t.TempDir(), ProjectDir: t.TempDir()}})
 	res := real.Call(t, "package_install", map[string]any{"package_id": "Git.Git", "execute": false})
 	if res["status"] == "invalid_input" {
 		t.Fatalf("package_install refused by the Claude binding: %v", res)
@@ -178,7 +179,7 @@ func TestAdapterSurface(t *testing.T) {
 	if h.Name() != "claude" || h.Instructions() != "" {
 		t.Fatalf("name %q instructions %q", h.Name(), h.Instructions())
 	}
-	for _, tool := range runtime.Default().Tools() {
+	for _, tool := range tools.Default().Tools() {
 		if s := tool.InputSchema(); h.AdvertisedSchema(tool, s) != s {
 			t.Errorf("%s: Claude must advertise the shared schema unchanged", tool.Name())
 		}

@@ -9,10 +9,12 @@ import (
 
 	"github.com/invopop/jsonschema"
 
+	"github.com/windows-dev-agent/wda"
+	"github.com/windows-dev-agent/wda/host"
 	"github.com/windows-dev-agent/wda/host/hostenv"
 	"github.com/windows-dev-agent/wda/host/scope"
-	"github.com/windows-dev-agent/wda/runtime"
 	"github.com/windows-dev-agent/wda/schema"
+	"github.com/windows-dev-agent/wda/tools"
 )
 
 // Refusals of the project argument (tools.md §2.3). The "Not a directory: …" refusal
@@ -55,7 +57,7 @@ func DataDir(getenv func(string) string) string {
 	if v := hostenv.Var(getenv, DataDirVar); v != "" {
 		return v
 	}
-	return filepath.Join(Home(getenv), "plugins", "data", runtime.ServerName)
+	return filepath.Join(Home(getenv), "plugins", "data", wda.ServerName)
 }
 
 // Home is ${CODEX_HOME:-~/.codex} with a leading ~ expanded.
@@ -69,7 +71,7 @@ func Home(getenv func(string) string) string {
 // AdvertisedSchema returns a copy of s whose required list includes the tool's project
 // argument (adding the property when s lacks it). s itself is never modified: it is the
 // schema the validator and every other host share.
-func (*Host) AdvertisedSchema(t runtime.Tool, s *schema.Schema) *schema.Schema {
+func (*Host) AdvertisedSchema(t tools.Tool, s *schema.Schema) *schema.Schema {
 	arg := t.ProjectArg()
 	if arg == "" || s == nil {
 		return s
@@ -94,7 +96,7 @@ func (*Host) AdvertisedSchema(t runtime.Tool, s *schema.Schema) *schema.Schema {
 // Bind sets env.DataDir for every call and, for a project-scoped tool, checks the
 // project argument (string, non-blank, absolute, an existing directory), rewrites it to
 // the resolved path and sets env.ProjectDir.
-func (h *Host) Bind(_ context.Context, t runtime.Tool, args map[string]any, env *runtime.Env) error {
+func (h *Host) Bind(_ context.Context, t tools.Tool, args map[string]any, env *tools.Env) error {
 	env.DataDir = h.DataDir()
 	arg := t.ProjectArg()
 	if arg == "" {
@@ -102,7 +104,7 @@ func (h *Host) Bind(_ context.Context, t runtime.Tool, args map[string]any, env 
 	}
 	dir, err := Project(args[arg])
 	if err != nil {
-		return &runtime.BindError{Msg: err.Error()}
+		return &host.BindError{Msg: err.Error()}
 	}
 	args[arg] = dir
 	env.ProjectDir = dir

@@ -2,6 +2,7 @@ package codex_test
 
 import (
 	"context"
+	"github.com/windows-dev-agent/wda/runtime"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,23 +12,24 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/windows-dev-agent/wda"
 	"github.com/windows-dev-agent/wda/host/codex"
 	"github.com/windows-dev-agent/wda/host/internal/hosttest"
 	"github.com/windows-dev-agent/wda/host/scope"
-	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/tools"
 	_ "github.com/windows-dev-agent/wda/tools/all"
 )
 
-func serve(t *testing.T, reg *runtime.Registry, env map[string]string) *hosttest.Session {
+func serve(t *testing.T, reg *tools.Registry, env map[string]string) *hosttest.Session {
 	t.Helper()
 	return hosttest.Open(t, reg, runtime.Options{
 		Host: codex.New(hosttest.Env(env)),
-		Env:  runtime.Env{DataDir: "/server-default-data", ProjectDir: "/server-default-project"},
+		Env:  tools.Env{DataDir: "/server-default-data", ProjectDir: "/server-default-project"},
 	})
 }
 
 func TestToolsListMarksProjectRequired(t *testing.T) {
-	reg := runtime.Default()
+	reg := tools.Default()
 	before := map[string][]string{}
 	for _, tool := range reg.Tools() {
 		before[tool.Name()] = slices.Clone(tool.InputSchema().Required)
@@ -78,10 +80,10 @@ func TestToolsListMarksProjectRequired(t *testing.T) {
 }
 
 func TestAdvertisedSchemaAddsMissingProperty(t *testing.T) {
-	tool := runtime.Define(runtime.Def[hosttest.PlainIn, hosttest.Out]{
+	tool := tools.Define(tools.Def[hosttest.PlainIn, hosttest.Out]{
 		Name: "odd", Description: "x", ProjectArg: "folder",
-		Classify: func(runtime.Args) runtime.Class { return runtime.ReadOnly },
-		Handle: func(context.Context, *runtime.Env, hosttest.PlainIn) (hosttest.Out, error) {
+		Classify: func(tools.Args) tools.Class { return tools.ReadOnly },
+		Handle: func(context.Context, *tools.Env, hosttest.PlainIn) (hosttest.Out, error) {
 			return hosttest.Out{}, nil
 		},
 	})
@@ -103,10 +105,10 @@ func TestAdvertisedSchemaAddsMissingProperty(t *testing.T) {
 	if _, ok := got.Properties.Get("path"); !ok {
 		t.Fatal("existing property lost in the copy")
 	}
-	plain := runtime.Define(runtime.Def[hosttest.PlainIn, hosttest.Out]{
+	plain := tools.Define(tools.Def[hosttest.PlainIn, hosttest.Out]{
 		Name: "plain", Description: "x",
-		Classify: func(runtime.Args) runtime.Class { return runtime.ReadOnly },
-		Handle: func(context.Context, *runtime.Env, hosttest.PlainIn) (hosttest.Out, error) {
+		Classify: func(tools.Args) tools.Class { return tools.ReadOnly },
+		Handle: func(context.Context, *tools.Env, hosttest.PlainIn) (hosttest.Out, error) {
 			return hosttest.Out{}, nil
 		},
 	})
@@ -192,7 +194,7 @@ func TestBindingIsPerCall(t *testing.T) {
 		dirs = append(dirs, r)
 	}
 	opts := runtime.Options{Host: codex.New(hosttest.Env(map[string]string{"CODEX_HOME": filepath.Join(base, "home")})),
-		Env: runtime.Env{DataDir: "/server-default-data", ProjectDir: "/server-default-project"}}
+		Env: tools.Env{DataDir: "/server-default-data", ProjectDir: "/server-default-project"}}
 	s := hosttest.Open(t, hosttest.Registry(), opts)
 	var wg sync.WaitGroup
 	for i := 0; i < 40; i++ {
@@ -234,9 +236,9 @@ func TestDataDir(t *testing.T) {
 }
 
 func TestInitialize(t *testing.T) {
-	s := serve(t, runtime.Default(), nil)
+	s := serve(t, tools.Default(), nil)
 	init := s.InitializeResult()
-	if init.ServerInfo.Name != "windows-dev-agent" || init.ServerInfo.Version != runtime.Version {
+	if init.ServerInfo.Name != "windows-dev-agent" || init.ServerInfo.Version != wda.Version {
 		t.Fatalf("serverInfo %+v", init.ServerInfo)
 	}
 	for _, w := range []string{"project directory", "approval", "trust", "absolute", "plugin cache"} {
@@ -244,7 +246,7 @@ func TestInitialize(t *testing.T) {
 			t.Errorf("instructions lack %q", w)
 		}
 	}
-	for _, tool := range runtime.Default().Tools() {
+	for _, tool := range tools.Default().Tools() {
 		if tool.ProjectArg() != "" && !strings.Contains(init.Instructions, tool.Name()) {
 			t.Errorf("instructions do not name project-scoped tool %s", tool.Name())
 		}

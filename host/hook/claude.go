@@ -5,8 +5,8 @@ import (
 	"io"
 
 	"github.com/windows-dev-agent/wda/host/classify"
-	"github.com/windows-dev-agent/wda/runtime"
-	"github.com/windows-dev-agent/wda/runtime/audit"
+	"github.com/windows-dev-agent/wda/internal/audit"
+	"github.com/windows-dev-agent/wda/tools"
 )
 
 // Reasons shown by the Claude gate: to Claude for deny, to the user for ask.
@@ -28,10 +28,10 @@ func claudePreToolUse(c *call, stdin io.Reader) any {
 	var out any
 	decision := audit.DecisionHostDefault
 	switch class {
-	case runtime.Forbidden:
+	case tools.Forbidden:
 		decision = audit.DecisionDeny
 		out = preToolUse(decision, claudeDenyReason, "windows-dev-agent safety_class="+string(class))
-	case runtime.ApprovalRequired, runtime.Checkpoint:
+	case tools.ApprovalRequired, tools.Checkpoint:
 		decision = audit.DecisionAsk
 		out = preToolUse(decision, fmt.Sprintf(claudeAskReason, class), "windows-dev-agent safety_class="+string(class))
 	}
@@ -42,7 +42,7 @@ func claudePreToolUse(c *call, stdin io.Reader) any {
 func claudePanicDeny(*call) any { return preToolUse(audit.DecisionDeny, panicDenyReason, "") }
 
 // permissionRecord appends the audit record of a permission/control event.
-func (c *call) permissionRecord(ev event, name string, class runtime.Class, decision string) {
+func (c *call) permissionRecord(ev event, name string, class tools.Class, decision string) {
 	denied := decision == audit.DecisionDeny
 	r := audit.Record{
 		Event:              name,

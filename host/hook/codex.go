@@ -8,8 +8,8 @@ import (
 
 	"github.com/windows-dev-agent/wda/host/classify"
 	"github.com/windows-dev-agent/wda/host/scope"
-	"github.com/windows-dev-agent/wda/runtime"
-	"github.com/windows-dev-agent/wda/runtime/audit"
+	"github.com/windows-dev-agent/wda/internal/audit"
+	"github.com/windows-dev-agent/wda/tools"
 )
 
 // Texts of the Codex hooks (hosts.md §2.4, §2.5).
@@ -32,7 +32,7 @@ func codexPreToolUse(c *call, stdin io.Reader) any {
 	class := classify.Tool(c.reg, tool, input)
 	var out any
 	decision := audit.DecisionHostDefault
-	if class == runtime.Forbidden {
+	if class == tools.Forbidden {
 		decision = audit.DecisionDeny
 		out = preToolUse(decision, codexForbiddenReason, codexForbiddenContext)
 	} else if t, ok := classify.Lookup(c.reg, tool); ok && t.ProjectArg() != "" {
@@ -59,10 +59,10 @@ func codexPermissionRequest(c *call, stdin io.Reader) any {
 	class := classify.Tool(c.reg, tool, input)
 	var out any
 	decision := audit.DecisionHostDefault
-	if class == runtime.Forbidden {
+	if class == tools.Forbidden {
 		decision = audit.DecisionDeny
 		out = permissionRequest("deny", codexForbiddenMessage)
-	} else if class == runtime.ReadOnly && provenPlan(c.reg, tool, input, ev["cwd"]) {
+	} else if class == tools.ReadOnly && provenPlan(c.reg, tool, input, ev["cwd"]) {
 		decision = audit.DecisionAllow
 		out = permissionRequest("allow", "")
 	}
@@ -88,7 +88,7 @@ func CodexMayAllow(tool string) bool {
 }
 
 // provenPlan applies planOnly to one call.
-func provenPlan(reg *runtime.Registry, tool string, input map[string]any, cwd any) bool {
+func provenPlan(reg *tools.Registry, tool string, input map[string]any, cwd any) bool {
 	short, ok := classify.ShortName(tool)
 	if !ok {
 		return false

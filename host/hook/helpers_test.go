@@ -10,56 +10,56 @@ import (
 	"testing"
 
 	"github.com/windows-dev-agent/wda/host/scope"
-	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/tools"
 )
 
 // testRegistry is the shipped tools, except that capability_run classifies by a tiny
 // fake catalog (the real catalog belongs to tools/capabilityrun and changes with it):
 // "dangerous" forbidden, "deploy" approval-required, "tests" reversible, "lint"
 // read-only, "snapshot" checkpoint; unknown ids approval-required; extra_args upgrade to approval-required.
-func testRegistry() *runtime.Registry {
+func testRegistry() *tools.Registry {
 	var names []string
-	for _, n := range runtime.Default().Names() {
+	for _, n := range tools.Default().Names() {
 		if n != "capability_run" {
 			names = append(names, n)
 		}
 	}
-	reg := runtime.Default().Subset(names...)
-	real, _ := runtime.Default().Lookup("capability_run")
+	reg := tools.Default().Subset(names...)
+	real, _ := tools.Default().Lookup("capability_run")
 	reg.Register(fakeCapability{Tool: real})
 	return reg
 }
 
-type fakeCapability struct{ runtime.Tool }
+type fakeCapability struct{ tools.Tool }
 
-func (fakeCapability) Classify(a runtime.Args) runtime.Class {
+func (fakeCapability) Classify(a tools.Args) tools.Class {
 	if !a.Bool("execute") {
-		return runtime.ReadOnly
+		return tools.ReadOnly
 	}
-	c, ok := map[string]runtime.Class{"dangerous": runtime.Forbidden, "deploy": runtime.ApprovalRequired,
-		"tests": runtime.Reversible, "lint": runtime.ReadOnly, "snapshot": runtime.Checkpoint}[a.String("capability")]
+	c, ok := map[string]tools.Class{"dangerous": tools.Forbidden, "deploy": tools.ApprovalRequired,
+		"tests": tools.Reversible, "lint": tools.ReadOnly, "snapshot": tools.Checkpoint}[a.String("capability")]
 	if !ok {
-		return runtime.ApprovalRequired
+		return tools.ApprovalRequired
 	}
-	if xs, _ := a["extra_args"].([]any); len(xs) > 0 && c != runtime.Forbidden {
-		return runtime.ApprovalRequired
+	if xs, _ := a["extra_args"].([]any); len(xs) > 0 && c != tools.Forbidden {
+		return tools.ApprovalRequired
 	}
 	return c
 }
 
 // panicky is a tool whose every method but Name panics, to prove the hooks recover.
-type panicky struct{ runtime.Tool }
+type panicky struct{ tools.Tool }
 
-func (panicky) Name() string                        { return "panicky" }
-func (panicky) ProjectArg() string                  { panic("ProjectArg exploded") }
-func (panicky) Classify(runtime.Args) runtime.Class { panic("Classify exploded") }
+func (panicky) Name() string                    { return "panicky" }
+func (panicky) ProjectArg() string              { panic("ProjectArg exploded") }
+func (panicky) Classify(tools.Args) tools.Class { panic("Classify exploded") }
 
 type result struct {
 	code           int
 	stdout, stderr string
 }
 
-func run(t testing.TB, reg *runtime.Registry, env map[string]string, stdin string, args ...string) result {
+func run(t testing.TB, reg *tools.Registry, env map[string]string, stdin string, args ...string) result {
 	t.Helper()
 	var out, errb bytes.Buffer
 	getenv := func(k string) string { return env[k] }

@@ -9,7 +9,7 @@ import (
 	"github.com/windows-dev-agent/wda/host/claude"
 	"github.com/windows-dev-agent/wda/host/codex"
 	"github.com/windows-dev-agent/wda/host/hostenv"
-	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/tools"
 	_ "github.com/windows-dev-agent/wda/tools/all" // Classify and ProjectArg of the ten tools
 )
 
@@ -22,11 +22,11 @@ const Usage = `usage: wda hook claude pre-tool-use|post-tool-use|post-tool-use-f
 //
 //	os.Exit(hook.Main(os.Args[2:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	return Run(runtime.Default(), args, stdin, stdout, stderr, getenv)
+	return Run(tools.Default(), args, stdin, stdout, stderr, getenv)
 }
 
 // Run is Main with an explicit registry (for tests and embedders).
-func Run(reg *runtime.Registry, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+func Run(reg *tools.Registry, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
@@ -67,7 +67,7 @@ var handlers = map[string]handler{
 
 // call is the per-invocation state every handler gets.
 type call struct {
-	reg         *runtime.Registry
+	reg         *tools.Registry
 	stderr      io.Writer
 	getenv      func(string) string
 	dataDir     string

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"github.com/windows-dev-agent/wda/runtime"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,8 +14,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/windows-dev-agent/wda/runtime"
-	"github.com/windows-dev-agent/wda/runtime/runtimetest"
+	"github.com/windows-dev-agent/wda/internal/testkit"
+	"github.com/windows-dev-agent/wda/tools"
 	_ "github.com/windows-dev-agent/wda/tools/all"
 )
 
@@ -24,7 +25,7 @@ var registryOrder = []string{"env_inspect", "tool_discover", "capability_run", "
 	"package_install", "sandbox_run", "ecosystem_scan", "logs_query", "mcp_audit"}
 
 func TestRegistryOrder(t *testing.T) {
-	if diff := cmp.Diff(registryOrder, runtime.Default().Names()); diff != "" {
+	if diff := cmp.Diff(registryOrder, tools.Default().Names()); diff != "" {
 		t.Fatalf("registry order (-want +got):\n%s", diff)
 	}
 }
@@ -32,7 +33,7 @@ func TestRegistryOrder(t *testing.T) {
 // TestToolSnapshots pins each tool's wire description (name, annotations, input and
 // output schema). Run with -update after a deliberate change and review the diff.
 func TestToolSnapshots(t *testing.T) {
-	for _, tl := range runtime.Default().Tools() {
+	for _, tl := range tools.Default().Tools() {
 		t.Run(tl.Name(), func(t *testing.T) {
 			got, err := json.MarshalIndent(runtime.MCPTool(tl, nil), "", "  ")
 			if err != nil {
@@ -66,7 +67,7 @@ func TestToolSnapshots(t *testing.T) {
 // TestSchemaContracts checks what every client relies on, beyond the snapshots.
 func TestSchemaContracts(t *testing.T) {
 	identity := []string{"expected_executable", "expected_executable_identity_kind", "expected_executable_identity_sha256"}
-	for _, tl := range runtime.Default().Tools() {
+	for _, tl := range tools.Default().Tools() {
 		in, out := tl.InputSchema(), tl.OutputSchema()
 		if in.AdditionalProperties == nil || out.AdditionalProperties == nil {
 			t.Errorf("%s: input and output schemas must set additionalProperties:false", tl.Name())
@@ -96,7 +97,7 @@ func TestSchemaContracts(t *testing.T) {
 			}
 		}
 	}
-	sb, _ := runtime.Default().Lookup("sandbox_run")
+	sb, _ := tools.Default().Lookup("sandbox_run")
 	if !slices.Contains(sb.InputSchema().Required, "isolation_requirement") {
 		t.Error("sandbox_run must require isolation_requirement")
 	}
@@ -106,7 +107,7 @@ func TestSchemaContracts(t *testing.T) {
 // class: a read-only hint never goes with a tool that can be reversible or forbidden,
 // and destructive implies not read-only.
 func TestAnnotations(t *testing.T) {
-	for _, tl := range runtime.Default().Tools() {
+	for _, tl := range tools.Default().Tools() {
 		a := tl.Annotations()
 		if tl.Title() == "" || tl.Description() == "" {
 			t.Errorf("%s: title and description are required", tl.Name())
@@ -114,14 +115,14 @@ func TestAnnotations(t *testing.T) {
 		if a.Destructive && a.ReadOnly {
 			t.Errorf("%s: destructive and read-only at once", tl.Name())
 		}
-		exec := tl.Classify(runtime.Args{"execute": true, "include_host": true, "config_path": "x", "capability": "create-pr"})
-		if a.ReadOnly && (exec == runtime.Reversible || exec == runtime.Forbidden) {
+		exec := tl.Classify(tools.Args{"execute": true, "include_host": true, "config_path": "x", "capability": "create-pr"})
+		if a.ReadOnly && (exec == tools.Reversible || exec == tools.Forbidden) {
 			t.Errorf("%s: readOnlyHint but a call can be %s", tl.Name(), exec)
 		}
 		if !a.ReadOnly && !a.Destructive {
 			t.Errorf("%s: a mutating tool should say it may be destructive", tl.Name())
 		}
-		if plan := tl.Classify(runtime.Args{}); plan == runtime.Forbidden {
+		if plan := tl.Classify(tools.Args{}); plan == tools.Forbidden {
 			t.Errorf("%s: a call with default arguments is forbidden", tl.Name())
 		}
 	}
@@ -145,8 +146,8 @@ func TestNotImplementedList(t *testing.T) {
 	dir := t.TempDir()
 	// An empty environment (no PATH): no tool resolves, so no call starts a process.
 	empty := func(string) string { return "" }
-	srv := runtime.NewServer(runtime.Default(), runtime.Options{Env: runtime.Env{DataDir: filepath.Join(dir, "data"), ProjectDir: dir, Getenv: empty}})
-	cs := runtimetest.Connect(t, srv)
+	srv := runtime.NewServer(tools.Default(), runtime.Options{Env: tools.Env{DataDir: filepath.Join(dir, "data"), ProjectDir: dir, Getenv: empty}})
+	cs := testkit.Connect(t, srv)
 	var stubbed []string
 	for _, name := range registryOrder {
 		args := minimal[name]
@@ -159,11 +160,11 @@ func TestNotImplementedList(t *testing.T) {
 			continue
 		}
 		out, _ := res.StructuredContent.(map[string]any)
-		if e, _ := out["error"].(string); strings.HasSuffix(e, runtime.NotImplementedSuffix) {
+		if e, _ := out["error"].(string); strings.HasSuffix(e, tools.NotImplementedSuffix) {
 			stubbed = append(stubbed, name)
 		}
-		tl, _ := runtime.Default().Lookup(name)
-		if err := runtimetest.CheckOutput(tl, out); err != nil {
+		tl, _ := tools.Default().Lookup(name)
+		if err := testkit.CheckOutput(tl, out); err != nil {
 			t.Errorf("%s: result does not match its output schema: %v\n%v", name, err, out)
 		}
 	}
@@ -173,6 +174,6 @@ func TestNotImplementedList(t *testing.T) {
 		}
 		return s
 	})); diff != "" {
-		t.Fatalf("tools still answering %q (-listed +actual):\n%s", runtime.NotImplementedSuffix, diff)
+		t.Fatalf("tools still answering %q (-listed +actual):\n%s", tools.NotImplementedSuffix, diff)
 	}
 }

@@ -1,5 +1,5 @@
 // Package capabilityrun is the capability_run tool: plan (execute:false) or run a
-// catalog capability through the capability engine (runtime/capability), bound to the
+// catalog capability through the capability engine (tools/internal/capability), bound to the
 // executable identity the caller reviewed.
 package capabilityrun
 
@@ -7,10 +7,10 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/windows-dev-agent/wda/runtime"
-	"github.com/windows-dev-agent/wda/runtime/capability"
-	"github.com/windows-dev-agent/wda/runtime/catalog"
-	"github.com/windows-dev-agent/wda/runtime/proc"
+	"github.com/windows-dev-agent/wda/internal/catalog"
+	"github.com/windows-dev-agent/wda/internal/proc"
+	"github.com/windows-dev-agent/wda/tools"
+	"github.com/windows-dev-agent/wda/tools/internal/capability"
 )
 
 // In is the input of capability_run.
@@ -19,7 +19,7 @@ type In struct {
 	ExtraArgs  []string `json:"extra_args,omitempty" jsonschema:"maxItems=128,description=Extra arguments appended to the argv as separate elements (never shell-joined)."`
 	Cwd        string   `json:"cwd,omitempty" jsonschema:"description=Project directory to run in (default: the active project)."`
 	Execute    bool     `json:"execute,omitempty" jsonschema:"default=false,description=false returns the plan; true runs the reviewed plan."`
-	runtime.Identity
+	tools.Identity
 	TimeoutSeconds int `json:"timeout_seconds,omitempty" jsonschema:"minimum=1,maximum=600,default=120,description=Timeout in seconds."`
 }
 
@@ -27,33 +27,33 @@ type In struct {
 type Out = capability.Result
 
 // Tool is the capability_run tool definition.
-var Tool = runtime.Define(runtime.Def[In, Out]{
+var Tool = tools.Define(tools.Def[In, Out]{
 	Name:        "capability_run",
 	Order:       3,
 	Title:       "Run capability",
 	Description: "Plan or run a capability from the catalog (capabilities.yaml). execute:false returns the exact argv, the absolute executable and its SHA-256 identity for review; execute:true runs it only when the reviewed identity is echoed back unchanged. Forbidden capabilities are blocked; extra_args make a call approval-required.",
-	Annotations: runtime.Annotations{ReadOnly: false, Destructive: true, Idempotent: false, OpenWorld: true},
+	Annotations: tools.Annotations{ReadOnly: false, Destructive: true, Idempotent: false, OpenWorld: true},
 	ProjectArg:  "cwd",
 	Classify:    classify,
 	Handle:      handle,
 })
 
-func init() { runtime.Register(Tool) }
+func init() { tools.Register(Tool) }
 
 // classify is the hook-side class (tools.md §3.3): a plan is read-only; an execution
 // takes the effective class of the named capability in the shipped catalog, and an
 // unknown capability or an unreadable catalog is approval-required.
-func classify(a runtime.Args) runtime.Class {
+func classify(a tools.Args) tools.Class {
 	if !a.Bool("execute") {
-		return runtime.ReadOnly
+		return tools.ReadOnly
 	}
 	cat, err := catalog.Shipped()
 	if err != nil {
-		return runtime.ApprovalRequired
+		return tools.ApprovalRequired
 	}
 	cp, ok := cat.Get(a.String("capability"))
 	if !ok {
-		return runtime.ApprovalRequired
+		return tools.ApprovalRequired
 	}
 	var extra []string
 	if l, ok := a["extra_args"].([]any); ok {
@@ -65,10 +65,10 @@ func classify(a runtime.Args) runtime.Class {
 	return capability.EffectiveClass(cp.Safety, extra)
 }
 
-func handle(ctx context.Context, env *runtime.Env, in In) (Out, error) {
-	dir, err := runtime.ResolveDir(env, in.Cwd)
+func handle(ctx context.Context, env *tools.Env, in In) (Out, error) {
+	dir, err := tools.ResolveDir(env, in.Cwd)
 	if err != nil {
-		return Out{Status: runtime.Status{Status: "invalid_input", Error: err.Error()}, Capability: in.Capability}, nil
+		return Out{Status: tools.Status{Status: "invalid_input", Error: err.Error()}, Capability: in.Capability}, nil
 	}
 	cat, err := catalog.LoadOrShipped(env.Catalog)
 	if err != nil {

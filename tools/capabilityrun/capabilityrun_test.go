@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/windows-dev-agent/wda/runtime"
 	"os"
 	"path/filepath"
 	goruntime "runtime"
@@ -13,26 +14,26 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/windows-dev-agent/wda/runtime"
-	"github.com/windows-dev-agent/wda/runtime/runtimetest"
+	"github.com/windows-dev-agent/wda/internal/testkit"
+	"github.com/windows-dev-agent/wda/tools"
 	"github.com/windows-dev-agent/wda/tools/capabilityrun"
 )
 
 func TestClassify(t *testing.T) {
 	tests := []struct {
-		args runtime.Args
-		want runtime.Class
+		args tools.Args
+		want tools.Class
 	}{
-		{runtime.Args{"capability": "create-pr"}, runtime.ReadOnly},
-		{runtime.Args{"capability": "create-pr", "execute": false}, runtime.ReadOnly},
-		{runtime.Args{"capability": "create-pr", "execute": "true"}, runtime.ReadOnly},
-		{runtime.Args{"capability": "inspect-git", "execute": true}, runtime.ReadOnly},
-		{runtime.Args{"capability": "test-python", "execute": true}, runtime.Reversible},
-		{runtime.Args{"capability": "test-go", "execute": true, "extra_args": []any{}}, runtime.Reversible},
-		{runtime.Args{"capability": "create-pr", "execute": true}, runtime.ApprovalRequired},
-		{runtime.Args{"capability": "no-such", "execute": true}, runtime.ApprovalRequired},
-		{runtime.Args{"capability": "test-python", "execute": true, "extra_args": []any{"-k", "x"}}, runtime.ApprovalRequired},
-		{runtime.Args{"capability": "inspect-git", "execute": true, "extra_args": []any{"--porcelain"}}, runtime.ApprovalRequired},
+		{tools.Args{"capability": "create-pr"}, tools.ReadOnly},
+		{tools.Args{"capability": "create-pr", "execute": false}, tools.ReadOnly},
+		{tools.Args{"capability": "create-pr", "execute": "true"}, tools.ReadOnly},
+		{tools.Args{"capability": "inspect-git", "execute": true}, tools.ReadOnly},
+		{tools.Args{"capability": "test-python", "execute": true}, tools.Reversible},
+		{tools.Args{"capability": "test-go", "execute": true, "extra_args": []any{}}, tools.Reversible},
+		{tools.Args{"capability": "create-pr", "execute": true}, tools.ApprovalRequired},
+		{tools.Args{"capability": "no-such", "execute": true}, tools.ApprovalRequired},
+		{tools.Args{"capability": "test-python", "execute": true, "extra_args": []any{"-k", "x"}}, tools.ApprovalRequired},
+		{tools.Args{"capability": "inspect-git", "execute": true, "extra_args": []any{"--porcelain"}}, tools.ApprovalRequired},
 	}
 	for _, tt := range tests {
 		if got := capabilityrun.Tool.Classify(tt.args); got != tt.want {
@@ -56,8 +57,8 @@ func toolDir(t *testing.T, name, script string) (dir, path string) {
 	return dir, path
 }
 
-func env(t *testing.T, pathDir string, cat string) *runtime.Env {
-	e := &runtime.Env{ProjectDir: t.TempDir(), Getenv: func(k string) string {
+func env(t *testing.T, pathDir string, cat string) *tools.Env {
+	e := &tools.Env{ProjectDir: t.TempDir(), Getenv: func(k string) string {
 		if k == "PATH" {
 			return pathDir
 		}
@@ -69,15 +70,15 @@ func env(t *testing.T, pathDir string, cat string) *runtime.Env {
 	return e
 }
 
-func call(t *testing.T, e *runtime.Env, args runtime.Args) map[string]any {
+func call(t *testing.T, e *tools.Env, args tools.Args) map[string]any {
 	t.Helper()
-	m, _ := runtimetest.Call(t, capabilityrun.Tool, e, args)
+	m, _ := testkit.Call(t, capabilityrun.Tool, e, args)
 	return m
 }
 
 func TestPlanShippedCapability(t *testing.T) {
 	dir, path := toolDir(t, "pytest", "#!/bin/sh\n")
-	m := call(t, env(t, dir, ""), runtime.Args{"capability": "test-python", "extra_args": []any{}, "execute": false, "timeout_seconds": json.Number("120")})
+	m := call(t, env(t, dir, ""), tools.Args{"capability": "test-python", "extra_args": []any{}, "execute": false, "timeout_seconds": json.Number("120")})
 	real, _ := filepath.EvalSymlinks(path)
 	if m["status"] != "planned" || m["executable"] != real || m["tool"] != "pytest" || m["safety_class"] != "reversible" ||
 		m["base_safety_class"] != "reversible" || m["requires_host_approval"] != true || m["execution_started"] != false ||
@@ -99,16 +100,16 @@ func TestRefusals(t *testing.T) {
 	e := env(t, dir, "")
 	tests := []struct {
 		name   string
-		args   runtime.Args
+		args   tools.Args
 		status string
 		errSub string
 	}{
-		{"unknown", runtime.Args{"capability": "nope"}, "unknown_capability", "nope"},
-		{"no tool", runtime.Args{"capability": "create-pr"}, "unavailable", "gh"},
-		{"bad cwd", runtime.Args{"capability": "test-python", "cwd": filepath.Join(e.ProjectDir, "missing")}, "invalid_input", "Not a directory"},
-		{"empty extra arg", runtime.Args{"capability": "test-python", "extra_args": []any{""}}, "invalid_input", "extra_args[0]"},
-		{"no echo", runtime.Args{"capability": "test-python", "execute": true}, "invalid_input", "expected_executable"},
-		{"other path", runtime.Args{"capability": "test-python", "execute": true, "expected_executable": filepath.Join(dir, "other"),
+		{"unknown", tools.Args{"capability": "nope"}, "unknown_capability", "nope"},
+		{"no tool", tools.Args{"capability": "create-pr"}, "unavailable", "gh"},
+		{"bad cwd", tools.Args{"capability": "test-python", "cwd": filepath.Join(e.ProjectDir, "missing")}, "invalid_input", "Not a directory"},
+		{"empty extra arg", tools.Args{"capability": "test-python", "extra_args": []any{""}}, "invalid_input", "extra_args[0]"},
+		{"no echo", tools.Args{"capability": "test-python", "execute": true}, "invalid_input", "expected_executable"},
+		{"other path", tools.Args{"capability": "test-python", "execute": true, "expected_executable": filepath.Join(dir, "other"),
 			"expected_executable_identity_kind": "file", "expected_executable_identity_sha256": strings.Repeat("a", 64)}, "stale_plan", "no longer matches"},
 	}
 	for _, tt := range tests {
@@ -119,7 +120,7 @@ func TestRefusals(t *testing.T) {
 			}
 		})
 	}
-	if m := call(t, e, runtime.Args{"capability": "nope"}); len(m["available"].([]any)) != 9 {
+	if m := call(t, e, tools.Args{"capability": "nope"}); len(m["available"].([]any)) != 9 {
 		t.Errorf("available %v", m["available"])
 	}
 }
@@ -129,7 +130,7 @@ func TestForbiddenBlockedByHandler(t *testing.T) {
 	// embedder's own catalog is still enforced by the engine.
 	dir, _ := toolDir(t, "nuker", "#!/bin/sh\n")
 	e := env(t, dir, "nuke: {description: d, safety: forbidden, tools: [{name: nuker, argv: [nuker]}]}")
-	m := call(t, e, runtime.Args{"capability": "nuke", "execute": true})
+	m := call(t, e, tools.Args{"capability": "nuke", "execute": true})
 	if m["status"] != "blocked" || m["error"] != "Capability is forbidden" || m["execution_started"] != false {
 		t.Fatalf("got %v", m)
 	}
@@ -137,11 +138,11 @@ func TestForbiddenBlockedByHandler(t *testing.T) {
 
 func TestCatalogErrorIsProtocolError(t *testing.T) {
 	ctx := context.Background()
-	reg := runtime.New()
+	reg := tools.New()
 	reg.Register(capabilityrun.Tool)
-	srv := runtime.NewServer(reg, runtime.Options{Env: runtime.Env{DataDir: t.TempDir(), ProjectDir: t.TempDir(),
+	srv := runtime.NewServer(reg, runtime.Options{Env: tools.Env{DataDir: t.TempDir(), ProjectDir: t.TempDir(),
 		Catalog: []byte("broken: {description: d, tools: []}")}})
-	cs := runtimetest.Connect(t, srv)
+	cs := testkit.Connect(t, srv)
 	_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "capability_run", Arguments: map[string]any{"capability": "broken"}})
 	var we *jsonrpc.Error
 	if !errors.As(err, &we) || we.Code != -32000 || !strings.Contains(we.Message, "capability catalog could not be loaded") ||

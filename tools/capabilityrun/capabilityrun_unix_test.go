@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/tools"
 )
 
 // TestPlanThenExecute runs the shipped test-go capability's shape end to end through
@@ -20,11 +20,11 @@ func TestPlanThenExecute(t *testing.T) {
 	if err := os.Mkdir(sub, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	plan := call(t, e, runtime.Args{"capability": "test-go", "cwd": sub})
+	plan := call(t, e, tools.Args{"capability": "test-go", "cwd": sub})
 	if plan["status"] != "planned" {
 		t.Fatalf("plan %v", plan)
 	}
-	echo := runtime.Args{"capability": "test-go", "cwd": sub, "execute": true, "timeout_seconds": 30,
+	echo := tools.Args{"capability": "test-go", "cwd": sub, "execute": true, "timeout_seconds": 30,
 		"expected_executable":                 plan["executable"],
 		"expected_executable_identity_kind":   plan["executable_identity_kind"],
 		"expected_executable_identity_sha256": plan["executable_identity_sha256"]}

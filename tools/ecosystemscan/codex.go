@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/windows-dev-agent/wda/runtime"
-	"github.com/windows-dev-agent/wda/runtime/mcpconfig"
+	"github.com/windows-dev-agent/wda/tools"
+	"github.com/windows-dev-agent/wda/tools/internal/mcpconfig"
 )
 
 // CodexPluginsFor computes the codex_plugins inventory from the per-call environment:
@@ -16,7 +16,7 @@ import (
 // $CODEX_HOME/config.toml when it is a file (else null). Unreadable parts become
 // warnings. It returns nil (and a warning) when no Codex home can be established.
 // ecosystem_scan adds it itself on Codex host scans; a Codex host adapter may call it.
-func CodexPluginsFor(env *runtime.Env) (*CodexPlugins, []string) {
+func CodexPluginsFor(env *tools.Env) (*CodexPlugins, []string) {
 	home := mcpconfig.CodexHome(env)
 	if home == "" {
 		return nil, []string{"Codex home could not be established (CODEX_HOME and HOME are unset)"}

@@ -5,9 +5,9 @@
 //
 // It owns the tool definition, its classification and the inventory. A project-only
 // scan must never resolve an executable or start a process (a test fails if the
-// resolver is even consulted); processes start only through runtime/proc; project files
-// are read only through runtime/guard; MCP configs are summarised structurally by
-// runtime/mcpconfig and never returned raw. Unreadable parts become warnings, never a
+// resolver is even consulted); processes start only through internal/proc; project files
+// are read only through internal/guard; MCP configs are summarised structurally by
+// tools/internal/mcpconfig and never returned raw. Unreadable parts become warnings, never a
 // failed scan.
 //
 // Decisions where the spec is silent: on Codex the host MCP configs include
@@ -22,8 +22,8 @@ package ecosystemscan
 import (
 	"context"
 
-	"github.com/windows-dev-agent/wda/runtime"
-	"github.com/windows-dev-agent/wda/runtime/mcpconfig"
+	"github.com/windows-dev-agent/wda/tools"
+	"github.com/windows-dev-agent/wda/tools/internal/mcpconfig"
 )
 
 // In is the input of ecosystem_scan.
@@ -35,7 +35,7 @@ type In struct {
 
 // Out is the result of ecosystem_scan. Inventory is absent when the call was refused.
 type Out struct {
-	runtime.Status
+	tools.Status
 	Inventory *Inventory `json:"inventory,omitempty"`
 }
 
@@ -79,26 +79,26 @@ type CodexPlugins struct {
 }
 
 // Tool is the ecosystem_scan tool definition.
-var Tool = runtime.Define(runtime.Def[In, Out]{
+var Tool = tools.Define(tools.Def[In, Out]{
 	Name:        "ecosystem_scan",
 	Order:       8,
 	Title:       "Scan ecosystem",
 	Description: "Inventory the project's AI/editor ecosystem: VS Code recommendations, MCP configs (structure only), agent config markers. include_host adds installed VS Code extensions and Claude/Codex plugins; include_packages (with include_host) adds winget list.",
-	Annotations: runtime.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false},
+	Annotations: tools.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false},
 	ProjectArg:  "cwd",
 	Classify:    classify,
-	Handle: func(ctx context.Context, env *runtime.Env, in In) (Out, error) {
+	Handle: func(ctx context.Context, env *tools.Env, in In) (Out, error) {
 		return scan(ctx, env, in, defaultDeps())
 	},
 })
 
-func init() { runtime.Register(Tool) }
+func init() { tools.Register(Tool) }
 
 // classify: a project-only scan is read-only; include_host (exactly true) reads user
 // state and may start processes, so the host should approve it (§8.2).
-func classify(a runtime.Args) runtime.Class {
+func classify(a tools.Args) tools.Class {
 	if a.Bool("include_host") {
-		return runtime.ApprovalRequired
+		return tools.ApprovalRequired
 	}
-	return runtime.ReadOnly
+	return tools.ReadOnly
 }

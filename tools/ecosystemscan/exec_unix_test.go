@@ -11,15 +11,15 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/windows-dev-agent/wda/runtime/runtimetest"
+	"github.com/windows-dev-agent/wda/internal/testkit"
 )
 
 // TestRealFakeExecutables runs the real resolver and runner against `code` and
 // `winget` shell scripts found through a PATH that exists only in the per-call env.
 func TestRealFakeExecutables(t *testing.T) {
-	root := runtimetest.TempDir(t)
-	bin := runtimetest.TempDir(t)
-	home := runtimetest.TempDir(t)
+	root := testkit.TempDir(t)
+	bin := testkit.TempDir(t)
+	home := testkit.TempDir(t)
 	script := func(name, body string) {
 		if err := os.WriteFile(filepath.Join(bin, name), []byte("#!/bin/sh\n"+body), 0o755); err != nil {
 			t.Fatal(err)

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/windows-dev-agent/wda/runtime/mcpconfig"
-	"github.com/windows-dev-agent/wda/runtime/proc"
-	"github.com/windows-dev-agent/wda/runtime/wingettable"
+	"github.com/windows-dev-agent/wda/internal/proc"
+	"github.com/windows-dev-agent/wda/tools/internal/mcpconfig"
+	"github.com/windows-dev-agent/wda/tools/internal/pkgtable"
 )
 
 // Host inventory limits (tools.md §3.8, §7.5).
@@ -77,7 +77,7 @@ func (s *scanner) packages(root string) {
 	case !r.StdoutWhole():
 		s.warn(WarnWingetIncomplete)
 	default:
-		for _, l := range wingettable.Lines(r.Stdout) {
+		for _, l := range pkgtable.Lines(r.Stdout) {
 			if strings.TrimSpace(l) == "" {
 				continue
 			}

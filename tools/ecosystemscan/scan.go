@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/windows-dev-agent/wda/runtime"
-	"github.com/windows-dev-agent/wda/runtime/guard"
-	"github.com/windows-dev-agent/wda/runtime/mcpconfig"
+	"github.com/windows-dev-agent/wda/internal/guard"
+	"github.com/windows-dev-agent/wda/tools"
+	"github.com/windows-dev-agent/wda/tools/internal/mcpconfig"
 )
 
 // Markers are the agent configuration paths looked for in the project, in report order.
@@ -20,11 +20,11 @@ var Markers = []string{".clinerules", ".roo", ".continue", ".agents",
 // overlapWords mark installed extensions that overlap with agent tooling.
 var overlapWords = []string{"cline", "roo", "continue", "copilot", "aider", "agent"}
 
-func scan(ctx context.Context, env *runtime.Env, in In, d deps) (Out, error) {
+func scan(ctx context.Context, env *tools.Env, in In, d deps) (Out, error) {
 	if in.IncludePackages && !in.IncludeHost {
 		return refuse("include_packages requires include_host=true"), nil
 	}
-	root, err := runtime.ResolveDir(env, in.Cwd)
+	root, err := tools.ResolveDir(env, in.Cwd)
 	if err != nil {
 		return refuse(err.Error()), nil
 	}
@@ -61,16 +61,16 @@ func scan(ctx context.Context, env *runtime.Env, in In, d deps) (Out, error) {
 			inv.OverlapHints = append(inv.OverlapHints, id)
 		}
 	}
-	return Out{Status: runtime.Status{Status: "ok", ExecutionStarted: s.started}, Inventory: inv}, nil
+	return Out{Status: tools.Status{Status: "ok", ExecutionStarted: s.started}, Inventory: inv}, nil
 }
 
 func refuse(msg string) Out {
-	return Out{Status: runtime.Status{Status: "invalid_input", Error: msg}}
+	return Out{Status: tools.Status{Status: "invalid_input", Error: msg}}
 }
 
 type scanner struct {
 	ctx     context.Context
-	env     *runtime.Env
+	env     *tools.Env
 	deps    deps
 	inv     *Inventory
 	started bool

@@ -12,9 +12,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/windows-dev-agent/wda/runtime"
-	"github.com/windows-dev-agent/wda/runtime/proc"
-	"github.com/windows-dev-agent/wda/runtime/runtimetest"
+	"github.com/windows-dev-agent/wda/internal/proc"
+	"github.com/windows-dev-agent/wda/internal/testkit"
+	"github.com/windows-dev-agent/wda/tools"
 )
 
 // recorder is a fake resolver and runner that records every consultation.
@@ -28,7 +28,7 @@ type recorder struct {
 
 func (r *recorder) deps() deps {
 	return deps{
-		resolve: func(_ *runtime.Env, name string) (string, bool) {
+		resolve: func(_ *tools.Env, name string) (string, bool) {
 			r.mu.Lock()
 			defer r.mu.Unlock()
 			r.resolved = append(r.resolved, name)
@@ -54,7 +54,7 @@ func (r *recorder) deps() deps {
 // forbidden fails the test on any executable lookup or process start.
 func forbidden(t *testing.T) deps {
 	return deps{
-		resolve: func(_ *runtime.Env, name string) (string, bool) {
+		resolve: func(_ *tools.Env, name string) (string, bool) {
 			t.Errorf("resolver consulted for %q in a project-only scan", name)
 			return "", false
 		},
@@ -71,26 +71,26 @@ func ok(stdout string) proc.Receipt {
 		OutputCaptureComplete: true, OutputCaptureSettled: true}
 }
 
-func run(t *testing.T, env *runtime.Env, in In, d deps) (Out, map[string]any) {
+func run(t *testing.T, env *tools.Env, in In, d deps) (Out, map[string]any) {
 	t.Helper()
 	out, err := scan(context.Background(), env, in, d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, _ := runtimetest.Decode(t, Tool, out)
+	m, _ := testkit.Decode(t, Tool, out)
 	return out, m
 }
 
-func envFor(project, host string, vars map[string]string) *runtime.Env {
-	return &runtime.Env{Host: host, ProjectDir: project, Getenv: func(k string) string { return vars[k] }}
+func envFor(project, host string, vars map[string]string) *tools.Env {
+	return &tools.Env{Host: host, ProjectDir: project, Getenv: func(k string) string { return vars[k] }}
 }
 
 func TestClassify(t *testing.T) {
-	for args, want := range map[string]runtime.Class{
-		`{}`: runtime.ReadOnly, `{"include_host":false}`: runtime.ReadOnly, `{"include_host":true}`: runtime.ApprovalRequired,
-		`{"include_packages":true}`: runtime.ReadOnly, `{"include_host":"true"}`: runtime.ReadOnly,
+	for args, want := range map[string]tools.Class{
+		`{}`: tools.ReadOnly, `{"include_host":false}`: tools.ReadOnly, `{"include_host":true}`: tools.ApprovalRequired,
+		`{"include_packages":true}`: tools.ReadOnly, `{"include_host":"true"}`: tools.ReadOnly,
 	} {
-		var a runtime.Args
+		var a tools.Args
 		json.Unmarshal([]byte(args), &a)
 		if got := Tool.Classify(a); got != want {
 			t.Errorf("Classify(%s) = %s, want %s", args, got, want)
@@ -99,18 +99,18 @@ func TestClassify(t *testing.T) {
 }
 
 func TestProjectOnlyScan(t *testing.T) {
-	root := runtimetest.TempDir(t)
-	home := runtimetest.TempDir(t)
-	outside := runtimetest.TempDir(t)
-	runtimetest.WriteFile(t, filepath.Join(root, ".vscode", "extensions.json"), `{"recommendations":["golang.go", 7, "saoudrizwan.claude-dev"]}`)
-	runtimetest.WriteFile(t, filepath.Join(root, ".mcp.json"), `{"mcpServers":{"docs":{"command":"npx","args":["x"]}}}`)
-	runtimetest.WriteFile(t, filepath.Join(root, "CLAUDE.md"), "# notes")
-	runtimetest.WriteFile(t, filepath.Join(root, ".github", "copilot-instructions.md"), "x")
-	runtimetest.WriteFile(t, filepath.Join(root, ".roo", "rules.md"), "x")
-	runtimetest.WriteFile(t, filepath.Join(home, ".claude.json"), `{"mcpServers":{"host":{"command":"x"}}}`)
-	runtimetest.WriteFile(t, filepath.Join(home, ".claude", "plugins", "p1", "x"), "")
+	root := testkit.TempDir(t)
+	home := testkit.TempDir(t)
+	outside := testkit.TempDir(t)
+	testkit.WriteFile(t, filepath.Join(root, ".vscode", "extensions.json"), `{"recommendations":["golang.go", 7, "saoudrizwan.claude-dev"]}`)
+	testkit.WriteFile(t, filepath.Join(root, ".mcp.json"), `{"mcpServers":{"docs":{"command":"npx","args":["x"]}}}`)
+	testkit.WriteFile(t, filepath.Join(root, "CLAUDE.md"), "# notes")
+	testkit.WriteFile(t, filepath.Join(root, ".github", "copilot-instructions.md"), "x")
+	testkit.WriteFile(t, filepath.Join(root, ".roo", "rules.md"), "x")
+	testkit.WriteFile(t, filepath.Join(home, ".claude.json"), `{"mcpServers":{"host":{"command":"x"}}}`)
+	testkit.WriteFile(t, filepath.Join(home, ".claude", "plugins", "p1", "x"), "")
 	os.MkdirAll(filepath.Join(outside, "agents"), 0o755)
-	linked := runtimetest.Symlink(filepath.Join(outside, "agents"), filepath.Join(root, ".agents"))
+	linked := testkit.Symlink(filepath.Join(outside, "agents"), filepath.Join(root, ".agents"))
 
 	out, m := run(t, envFor(root, "codex", map[string]string{"HOME": home}), In{}, forbidden(t))
 	inv := out.Inventory
@@ -144,9 +144,9 @@ func TestProjectOnlyScan(t *testing.T) {
 }
 
 func TestUnreadableProjectPartsAreWarnings(t *testing.T) {
-	root := runtimetest.TempDir(t)
-	runtimetest.WriteFile(t, filepath.Join(root, ".vscode", "extensions.json"), `{"recommendations": [`)
-	runtimetest.WriteFile(t, filepath.Join(root, ".mcp.json"), `[]`)
+	root := testkit.TempDir(t)
+	testkit.WriteFile(t, filepath.Join(root, ".vscode", "extensions.json"), `{"recommendations": [`)
+	testkit.WriteFile(t, filepath.Join(root, ".mcp.json"), `[]`)
 	out, _ := run(t, envFor(root, "claude", nil), In{}, forbidden(t))
 	want := []string{"Could not parse " + filepath.Join(root, ".vscode", "extensions.json") + ": invalid JSON: unexpected EOF"}
 	if diff := cmp.Diff(want, out.Inventory.Warnings); diff != "" {
@@ -158,7 +158,7 @@ func TestUnreadableProjectPartsAreWarnings(t *testing.T) {
 }
 
 func TestInvalidInput(t *testing.T) {
-	root := runtimetest.TempDir(t)
+	root := testkit.TempDir(t)
 	out, m := run(t, envFor(root, "claude", nil), In{IncludePackages: true}, forbidden(t))
 	want := map[string]any{"status": "invalid_input", "error": "include_packages requires include_host=true", "execution_started": false}
 	if diff := cmp.Diff(want, m); diff != "" {
@@ -171,12 +171,12 @@ func TestInvalidInput(t *testing.T) {
 }
 
 func TestHostScan(t *testing.T) {
-	root := runtimetest.TempDir(t)
-	home := runtimetest.TempDir(t)
-	runtimetest.WriteFile(t, filepath.Join(home, ".claude", "plugins", "zeta", "plugin.json"), "{}")
-	runtimetest.WriteFile(t, filepath.Join(home, ".claude", "plugins", "alpha", "plugin.json"), "{}")
-	runtimetest.WriteFile(t, filepath.Join(home, ".claude", "plugins", "config.json"), "{}")
-	runtimetest.WriteFile(t, filepath.Join(home, ".claude.json"), `{"mcpServers":{"h":{"url":"x"}}}`)
+	root := testkit.TempDir(t)
+	home := testkit.TempDir(t)
+	testkit.WriteFile(t, filepath.Join(home, ".claude", "plugins", "zeta", "plugin.json"), "{}")
+	testkit.WriteFile(t, filepath.Join(home, ".claude", "plugins", "alpha", "plugin.json"), "{}")
+	testkit.WriteFile(t, filepath.Join(home, ".claude", "plugins", "config.json"), "{}")
+	testkit.WriteFile(t, filepath.Join(home, ".claude.json"), `{"mcpServers":{"h":{"url":"x"}}}`)
 	code := filepath.Join(home, "bin", "code")
 	winget := filepath.Join(home, "bin", "winget.exe")
 	var lines []string
@@ -265,7 +265,7 @@ func TestHostEvidenceIntegrity(t *testing.T) {
 			if tt.wingetFound {
 				rec.paths["winget"], rec.receipts["winget"] = "/bin/winget", *tt.wg
 			}
-			out, _ := run(t, envFor(runtimetest.TempDir(t), "claude", nil), In{IncludeHost: true, IncludePackages: true}, rec.deps())
+			out, _ := run(t, envFor(testkit.TempDir(t), "claude", nil), In{IncludeHost: true, IncludePackages: true}, rec.deps())
 			inv := out.Inventory
 			if diff := cmp.Diff(tt.warnings, inv.Warnings); diff != "" {
 				t.Errorf("warnings (-want +got)\n%s", diff)
@@ -283,14 +283,14 @@ func TestHostEvidenceIntegrity(t *testing.T) {
 func ptr[T any](v T) *T { return &v }
 
 func TestCodexPlugins(t *testing.T) {
-	root := runtimetest.TempDir(t)
-	home := runtimetest.TempDir(t)
+	root := testkit.TempDir(t)
+	home := testkit.TempDir(t)
 	codexHome := filepath.Join(home, "cx")
 	for _, d := range []string{"plugins/mine", "plugins/other", "plugins/data/windows-dev-agent", "plugins/cache/openai-curated/x", "plugins/cache/team"} {
 		os.MkdirAll(filepath.Join(codexHome, filepath.FromSlash(d)), 0o755)
 	}
-	runtimetest.WriteFile(t, filepath.Join(codexHome, "plugins", "notes.txt"), "")
-	runtimetest.WriteFile(t, filepath.Join(codexHome, "config.toml"), "[mcp_servers.cx]\ncommand = 'c'\n")
+	testkit.WriteFile(t, filepath.Join(codexHome, "plugins", "notes.txt"), "")
+	testkit.WriteFile(t, filepath.Join(codexHome, "config.toml"), "[mcp_servers.cx]\ncommand = 'c'\n")
 	rec := &recorder{paths: map[string]string{}}
 	vars := map[string]string{"HOME": home, "CODEX_HOME": codexHome}
 

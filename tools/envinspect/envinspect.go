@@ -1,5 +1,5 @@
 // Package envinspect is the env_inspect tool: the canonical tri-state environment
-// snapshot of runtime/discovery, served from the data-dir cache when it is fresh.
+// snapshot of tools/internal/discovery, served from the data-dir cache when it is fresh.
 //
 // It must never return a shape other than {status, snapshot, execution_started}:
 // anything unexpected becomes a degraded fallback snapshot naming the cause.
@@ -10,8 +10,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/windows-dev-agent/wda/runtime"
-	"github.com/windows-dev-agent/wda/runtime/discovery"
+	"github.com/windows-dev-agent/wda/tools"
+	"github.com/windows-dev-agent/wda/tools/internal/discovery"
 )
 
 // In is the input of env_inspect.
@@ -23,26 +23,26 @@ type In struct {
 // else "degraded"; execution_started is true only when this call launched a process
 // (false on a cache hit and after a launch refusal).
 type Out struct {
-	runtime.Status
+	tools.Status
 	Snapshot *discovery.Snapshot `json:"snapshot,omitempty"`
 }
 
 // Tool is the env_inspect tool definition.
-var Tool = runtime.Define(runtime.Def[In, Out]{
+var Tool = tools.Define(tools.Def[In, Out]{
 	Name:        "env_inspect",
 	Order:       1,
 	Title:       "Inspect environment",
 	Description: "Report the Windows development environment as a canonical tri-state snapshot (true = observed, false = observed absent, null = not established): OS, virtualization (Hyper-V, WSL, Windows Sandbox, Dev Drive), package managers, runtimes, editors. Cached for five minutes; force_refresh skips the cache.",
-	Annotations: runtime.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false},
+	Annotations: tools.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false},
 	ProjectArg:  "",
 	Classify:    classify,
 	Handle:      handle,
 })
 
-func init() { runtime.Register(Tool) }
+func init() { tools.Register(Tool) }
 
-func classify(a runtime.Args) runtime.Class {
-	return runtime.ReadOnly
+func classify(a tools.Args) tools.Class {
+	return tools.ReadOnly
 }
 
 // discover is the discovery entry point; tests replace it.
@@ -51,7 +51,7 @@ var discover = discovery.Discover
 // now is the clock of the hard-failure fallback.
 var now = time.Now
 
-func handle(ctx context.Context, env *runtime.Env, in In) (out Out, _ error) {
+func handle(ctx context.Context, env *tools.Env, in In) (out Out, _ error) {
 	defer func() {
 		if r := recover(); r != nil {
 			out = fromResult(discovery.Result{Snapshot: discovery.Fallback(now(), fmt.Sprintf("Unexpected discovery failure: %v", r))})
@@ -63,5 +63,5 @@ func handle(ctx context.Context, env *runtime.Env, in In) (out Out, _ error) {
 
 func fromResult(r discovery.Result) Out {
 	s := r.Snapshot
-	return Out{Status: runtime.Status{Status: r.Status(), ExecutionStarted: r.ExecutionStarted}, Snapshot: &s}
+	return Out{Status: tools.Status{Status: r.Status(), ExecutionStarted: r.ExecutionStarted}, Snapshot: &s}
 }

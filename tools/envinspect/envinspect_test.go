@@ -10,10 +10,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/windows-dev-agent/wda/runtime"
-	"github.com/windows-dev-agent/wda/runtime/discovery"
-	"github.com/windows-dev-agent/wda/runtime/runtimetest"
+	"github.com/windows-dev-agent/wda/internal/testkit"
 	"github.com/windows-dev-agent/wda/schema"
+	"github.com/windows-dev-agent/wda/tools"
+	"github.com/windows-dev-agent/wda/tools/internal/discovery"
 )
 
 // fakeProducer reports a launch and counts runs.
@@ -38,28 +38,28 @@ func withProducers(t *testing.T, ps ...discovery.Producer) {
 	}
 }
 
-func call(t *testing.T, env *runtime.Env, args runtime.Args) map[string]any {
+func call(t *testing.T, env *tools.Env, args tools.Args) map[string]any {
 	t.Helper()
 	if args == nil {
-		args = runtime.Args{}
+		args = tools.Args{}
 	}
-	m, _ := runtimetest.Call(t, Tool, env, args)
+	m, _ := testkit.Call(t, Tool, env, args)
 	return m
 }
 
 func TestEnvInspectCacheAndExecutionStarted(t *testing.T) {
 	runs := 0
 	withProducers(t, fakeProducer{&runs})
-	env := &runtime.Env{DataDir: t.TempDir(), Getenv: func(string) string { return "" }}
+	env := &tools.Env{DataDir: t.TempDir(), Getenv: func(string) string { return "" }}
 	cases := []struct {
-		args    runtime.Args
+		args    tools.Args
 		started bool
 		runs    int
 	}{
 		{nil, true, 1},  // cold: a launch
 		{nil, false, 1}, // cache hit
-		{runtime.Args{"force_refresh": true}, true, 2}, // force skips the cache
-		{runtime.Args{"force_refresh": false}, false, 2},
+		{tools.Args{"force_refresh": true}, true, 2}, // force skips the cache
+		{tools.Args{"force_refresh": false}, false, 2},
 	}
 	for i, c := range cases {
 		m := call(t, env, c.args)
@@ -94,7 +94,7 @@ func TestEnvInspectHardFailureIsDegradedCanonical(t *testing.T) {
 	orig := discover
 	t.Cleanup(func() { discover = orig })
 	discover = func(context.Context, discovery.Options, bool) discovery.Result { panic("cannot construct discoverer") }
-	m := call(t, &runtime.Env{}, nil)
+	m := call(t, &tools.Env{}, nil)
 	snap, _ := m["snapshot"].(map[string]any)
 	if m["status"] != "degraded" || m["execution_started"] != false || snap == nil {
 		t.Fatalf("%v", m)
@@ -134,21 +134,21 @@ func TestOutputSchemaAdmitsNulls(t *testing.T) {
 func BenchmarkEnvInspect(b *testing.B) {
 	b.Run("cold", func(b *testing.B) {
 		for b.Loop() {
-			env := &runtime.Env{DataDir: b.TempDir(), Getenv: os.Getenv}
-			if _, err := Tool.Call(b.Context(), env, runtime.Args{"force_refresh": true}); err != nil {
+			env := &tools.Env{DataDir: b.TempDir(), Getenv: os.Getenv}
+			if _, err := Tool.Call(b.Context(), env, tools.Args{"force_refresh": true}); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	b.Run("cached", func(b *testing.B) {
-		env := &runtime.Env{DataDir: b.TempDir(), Getenv: os.Getenv}
-		first, err := Tool.Call(b.Context(), env, runtime.Args{})
+		env := &tools.Env{DataDir: b.TempDir(), Getenv: os.Getenv}
+		first, err := Tool.Call(b.Context(), env, tools.Args{})
 		if err != nil {
 			b.Fatal(err)
 		}
 		stamp := first.(Out).Snapshot.Timestamp
 		for b.Loop() {
-			out, err := Tool.Call(b.Context(), env, runtime.Args{})
+			out, err := Tool.Call(b.Context(), env, tools.Args{})
 			if err != nil {
 				b.Fatal(err)
 			}

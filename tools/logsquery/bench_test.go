@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/windows-dev-agent/wda/runtime/audit"
+	"github.com/windows-dev-agent/wda/internal/audit"
 )
 
 // BenchmarkQueryFull is logs_query (filter failures, last_n 200) over two full 2 MiB

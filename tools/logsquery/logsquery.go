@@ -2,7 +2,7 @@
 // newest audit events from the retained segments, filtered, metadata only.
 //
 // It owns the filter rules and the event projection; reading the segments belongs to
-// runtime/audit. It must never return the data directory, never write the log, and never
+// internal/audit. It must never return the data directory, never write the log, and never
 // return a stored key that is not audit metadata.
 //
 // Output: {status:"ok", events, matched, scope:"persistent_history", execution_started:false}.
@@ -18,8 +18,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/windows-dev-agent/wda/runtime"
-	"github.com/windows-dev-agent/wda/runtime/audit"
+	"github.com/windows-dev-agent/wda/internal/audit"
+	"github.com/windows-dev-agent/wda/tools"
 )
 
 // Scope is the scope word of every answer.
@@ -48,34 +48,34 @@ type In struct {
 
 // Out is the result of logs_query.
 type Out struct {
-	runtime.Status
+	tools.Status
 	Events  []Event `json:"events,omitzero" jsonschema:"description=The last last_n matching events, oldest first."`
 	Matched int     `json:"matched" jsonschema:"description=How many retained events matched the filter, before truncation to last_n."`
 	Scope   string  `json:"scope,omitzero" jsonschema:"enum=persistent_history,description=Always persistent_history: the bounded log and its one rotated predecessor."`
 }
 
 // Tool is the logs_query tool definition.
-var Tool = runtime.Define(runtime.Def[In, Out]{
+var Tool = tools.Define(tools.Def[In, Out]{
 	Name:        "logs_query",
 	Order:       9,
 	Title:       "Query audit log",
 	Description: "Return recent audit events (metadata only: tool, safety class, decision, outcome) from the bounded audit log, oldest segment first.",
-	Annotations: runtime.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false},
+	Annotations: tools.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false},
 	ProjectArg:  "",
 	Classify:    classify,
 	Handle:      handle,
 })
 
-func init() { runtime.Register(Tool) }
+func init() { tools.Register(Tool) }
 
-func classify(a runtime.Args) runtime.Class {
-	return runtime.ReadOnly
+func classify(a tools.Args) tools.Class {
+	return tools.ReadOnly
 }
 
-func handle(_ context.Context, env *runtime.Env, in In) (Out, error) {
+func handle(_ context.Context, env *tools.Env, in In) (Out, error) {
 	out, err := Query(env.DataDir, in.LastN, in.Filter)
 	if err != nil {
-		return Out{Status: runtime.Status{Status: "invalid_input", Error: err.Error()}}, nil
+		return Out{Status: tools.Status{Status: "invalid_input", Error: err.Error()}}, nil
 	}
 	return out, nil
 }
@@ -111,7 +111,7 @@ func Query(dataDir string, lastN int, filter string) (Out, error) {
 	for i, ev := range tail {
 		events[i] = project(ev)
 	}
-	return Out{Status: runtime.Status{Status: "ok"}, Events: events, Matched: len(matched), Scope: Scope}, nil
+	return Out{Status: tools.Status{Status: "ok"}, Events: events, Matched: len(matched), Scope: Scope}, nil
 }
 
 var filters = map[string]func(map[string]any) bool{

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/windows-dev-agent/wda/runtime"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,9 +13,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/windows-dev-agent/wda/runtime"
-	"github.com/windows-dev-agent/wda/runtime/audit"
-	"github.com/windows-dev-agent/wda/runtime/runtimetest"
+	"github.com/windows-dev-agent/wda/internal/audit"
+	"github.com/windows-dev-agent/wda/internal/testkit"
+	"github.com/windows-dev-agent/wda/tools"
 )
 
 func writeLines(t testing.TB, dir, name string, recs ...map[string]any) {
@@ -199,7 +200,7 @@ func TestOutputSchema(t *testing.T) {
 
 func TestWriteText(t *testing.T) {
 	var b bytes.Buffer
-	out := Out{Status: runtime.Status{Status: "ok"}, Matched: 3, Scope: Scope, Events: []Event{
+	out := Out{Status: tools.Status{Status: "ok"}, Matched: 3, Scope: Scope, Events: []Event{
 		{"ts": "2026-01-01T00:00:00.000000Z", "tool_name": "package_install", "event": "PreToolUse",
 			"execution_outcome": "not_applicable", "permission_decision": "ask", "safety_class": "approval-required"},
 	}}
@@ -218,9 +219,9 @@ func TestWriteText(t *testing.T) {
 func TestOverMCP(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	reg := runtime.New()
+	reg := tools.New()
 	reg.Register(Tool)
-	srv := runtime.NewServer(reg, runtime.Options{Audit: audit.Sink{}, Env: runtime.Env{DataDir: dir, ProjectDir: dir,
+	srv := runtime.NewServer(reg, runtime.Options{Audit: audit.Sink{}, Env: tools.Env{DataDir: dir, ProjectDir: dir,
 		Getenv: func(string) string { return "" }}})
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := srv.Connect(ctx, st, nil)
@@ -257,7 +258,7 @@ func TestOverMCP(t *testing.T) {
 	if len(events) != 6 || second["matched"] != 6.0 {
 		t.Fatalf("got %d events (matched %v), want 6: %v", len(events), second["matched"], events)
 	}
-	if err := runtimetest.CheckOutput(Tool, second); err != nil {
+	if err := testkit.CheckOutput(Tool, second); err != nil {
 		t.Errorf("answer does not match the output schema: %v", err)
 	}
 	last, _ := events[5].(map[string]any)

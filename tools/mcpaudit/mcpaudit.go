@@ -3,9 +3,9 @@
 // include_host, and one more file with config_path.
 //
 // It owns the tool definition, its classification and the composition of a report. It
-// must never return a command, URL, argument or env value (runtime/mcpconfig only
+// must never return a command, URL, argument or env value (tools/internal/mcpconfig only
 // produces structural summaries), never follow a link inside the project (project files
-// go through runtime/guard) and never start a process.
+// go through internal/guard) and never start a process.
 package mcpaudit
 
 import (
@@ -13,8 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/windows-dev-agent/wda/runtime"
-	"github.com/windows-dev-agent/wda/runtime/mcpconfig"
+	"github.com/windows-dev-agent/wda/tools"
+	"github.com/windows-dev-agent/wda/tools/internal/mcpconfig"
 )
 
 // In is the input of mcp_audit.
@@ -27,7 +27,7 @@ type In struct {
 // Out is the result of mcp_audit. Report is absent when the call was refused
 // (invalid_input), so a refusal carries only status and error.
 type Out struct {
-	runtime.Status
+	tools.Status
 	*Report
 }
 
@@ -43,32 +43,32 @@ type Report struct {
 }
 
 // Tool is the mcp_audit tool definition.
-var Tool = runtime.Define(runtime.Def[In, Out]{
+var Tool = tools.Define(tools.Def[In, Out]{
 	Name:        "mcp_audit",
 	Order:       10,
 	Title:       "Audit MCP configs",
 	Description: "Summarise MCP server configurations structurally (name, validity, transport, argument count, whether command/url/env are present) without ever returning commands, URLs, arguments or env values. Project scope by default; include_host and config_path widen it.",
-	Annotations: runtime.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false},
+	Annotations: tools.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false},
 	ProjectArg:  "cwd",
 	Classify:    classify,
 	Handle:      handle,
 })
 
-func init() { runtime.Register(Tool) }
+func init() { tools.Register(Tool) }
 
 // classify: project scope is read-only; reading user-level configs or an arbitrary
 // file is a broader request the host should approve (§8.2).
-func classify(a runtime.Args) runtime.Class {
+func classify(a tools.Args) tools.Class {
 	if a.Bool("include_host") || strings.TrimSpace(a.String("config_path")) != "" {
-		return runtime.ApprovalRequired
+		return tools.ApprovalRequired
 	}
-	return runtime.ReadOnly
+	return tools.ReadOnly
 }
 
-func handle(_ context.Context, env *runtime.Env, in In) (Out, error) {
-	root, err := runtime.ResolveDir(env, in.Cwd)
+func handle(_ context.Context, env *tools.Env, in In) (Out, error) {
+	root, err := tools.ResolveDir(env, in.Cwd)
 	if err != nil {
-		return Out{Status: runtime.Status{Status: "invalid_input", Error: err.Error()}}, nil
+		return Out{Status: tools.Status{Status: "invalid_input", Error: err.Error()}}, nil
 	}
 	lexical := lexicalRoot(env, in.Cwd)
 	sources := mcpconfig.ProjectSources(root)
@@ -87,7 +87,7 @@ func handle(_ context.Context, env *runtime.Env, in In) (Out, error) {
 		status = "issues_found"
 	}
 	return Out{
-		Status: runtime.Status{Status: status},
+		Status: tools.Status{Status: status},
 		Report: &Report{ProjectDir: root, HostInventoryIncluded: in.IncludeHost, Configs: configs,
 			ServerCount: count, DuplicateNames: dups, Malformed: malformed},
 	}, nil
@@ -95,7 +95,7 @@ func handle(_ context.Context, env *runtime.Env, in In) (Out, error) {
 
 // lexicalRoot is the project directory as named, before links were resolved, so a
 // config_path spelled under it still counts as a project file.
-func lexicalRoot(env *runtime.Env, cwd string) string {
+func lexicalRoot(env *tools.Env, cwd string) string {
 	p := strings.TrimSpace(cwd)
 	if p == "" {
 		p = env.ProjectDir

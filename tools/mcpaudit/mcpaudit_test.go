@@ -7,33 +7,33 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/windows-dev-agent/wda/runtime"
-	"github.com/windows-dev-agent/wda/runtime/runtimetest"
+	"github.com/windows-dev-agent/wda/internal/testkit"
+	"github.com/windows-dev-agent/wda/tools"
 )
 
 // call runs the tool as the gate would (validated args through Tool.Call), checks the
 // result against the advertised output schema and returns it as generic JSON.
-func call(t *testing.T, env *runtime.Env, args map[string]any) (map[string]any, string) {
+func call(t *testing.T, env *tools.Env, args map[string]any) (map[string]any, string) {
 	t.Helper()
-	m, b := runtimetest.Call(t, Tool, env, args)
+	m, b := testkit.Call(t, Tool, env, args)
 	return m, string(b)
 }
 
-func envFor(project, host string, vars map[string]string) *runtime.Env {
-	return &runtime.Env{Host: host, ProjectDir: project, Getenv: func(k string) string { return vars[k] }}
+func envFor(project, host string, vars map[string]string) *tools.Env {
+	return &tools.Env{Host: host, ProjectDir: project, Getenv: func(k string) string { return vars[k] }}
 }
 
 func TestClassify(t *testing.T) {
 	tests := []struct {
-		args runtime.Args
-		want runtime.Class
+		args tools.Args
+		want tools.Class
 	}{
-		{runtime.Args{}, runtime.ReadOnly},
-		{runtime.Args{"include_host": false, "cwd": "/x"}, runtime.ReadOnly},
-		{runtime.Args{"config_path": "   "}, runtime.ReadOnly},
-		{runtime.Args{"include_host": true}, runtime.ApprovalRequired},
-		{runtime.Args{"include_host": "true"}, runtime.ReadOnly},
-		{runtime.Args{"config_path": "x.json"}, runtime.ApprovalRequired},
+		{tools.Args{}, tools.ReadOnly},
+		{tools.Args{"include_host": false, "cwd": "/x"}, tools.ReadOnly},
+		{tools.Args{"config_path": "   "}, tools.ReadOnly},
+		{tools.Args{"include_host": true}, tools.ApprovalRequired},
+		{tools.Args{"include_host": "true"}, tools.ReadOnly},
+		{tools.Args{"config_path": "x.json"}, tools.ApprovalRequired},
 	}
 	for _, tt := range tests {
 		if got := Tool.Classify(tt.args); got != tt.want {
@@ -43,10 +43,10 @@ func TestClassify(t *testing.T) {
 }
 
 func TestProjectScopeDefault(t *testing.T) {
-	root := runtimetest.TempDir(t)
-	home := runtimetest.TempDir(t)
-	runtimetest.WriteFile(t, filepath.Join(root, ".mcp.json"), `{"mcpServers":{"a":{"command":"x"},"b":{"url":"u"}}}`)
-	runtimetest.WriteFile(t, filepath.Join(home, ".claude.json"), `{"mcpServers":{"host":{"command":"x"}}}`)
+	root := testkit.TempDir(t)
+	home := testkit.TempDir(t)
+	testkit.WriteFile(t, filepath.Join(root, ".mcp.json"), `{"mcpServers":{"a":{"command":"x"},"b":{"url":"u"}}}`)
+	testkit.WriteFile(t, filepath.Join(home, ".claude.json"), `{"mcpServers":{"host":{"command":"x"}}}`)
 	got, _ := call(t, envFor(root, "claude", map[string]string{"HOME": home}), map[string]any{})
 	want := map[string]any{
 		"status": "ok", "execution_started": false, "project_dir": root, "host_inventory_included": false,
@@ -62,14 +62,14 @@ func TestProjectScopeDefault(t *testing.T) {
 }
 
 func TestHostAndDuplicates(t *testing.T) {
-	root := runtimetest.TempDir(t)
-	home := runtimetest.TempDir(t)
+	root := testkit.TempDir(t)
+	home := testkit.TempDir(t)
 	appdata := filepath.Join(home, "AppData", "Roaming")
 	codex := filepath.Join(home, "codexhome")
-	runtimetest.WriteFile(t, filepath.Join(root, ".mcp.json"), `{"mcpServers":{"shared":{"command":"x"}}}`)
-	runtimetest.WriteFile(t, filepath.Join(home, ".claude.json"), `{"mcpServers":{"shared":{"command":"y"},"solo":{"url":"u"}}}`)
-	runtimetest.WriteFile(t, filepath.Join(appdata, "Claude", "claude_desktop_config.json"), `{"mcpServers":{"desk":{"command":"z"}}}`)
-	runtimetest.WriteFile(t, filepath.Join(codex, "config.toml"), "[mcp_servers.shared]\ncommand = 'c'\n[mcp_servers.cx]\nurl = 'u'\n")
+	testkit.WriteFile(t, filepath.Join(root, ".mcp.json"), `{"mcpServers":{"shared":{"command":"x"}}}`)
+	testkit.WriteFile(t, filepath.Join(home, ".claude.json"), `{"mcpServers":{"shared":{"command":"y"},"solo":{"url":"u"}}}`)
+	testkit.WriteFile(t, filepath.Join(appdata, "Claude", "claude_desktop_config.json"), `{"mcpServers":{"desk":{"command":"z"}}}`)
+	testkit.WriteFile(t, filepath.Join(codex, "config.toml"), "[mcp_servers.shared]\ncommand = 'c'\n[mcp_servers.cx]\nurl = 'u'\n")
 	vars := map[string]string{"HOME": home, "APPDATA": appdata, "CODEX_HOME": codex}
 
 	files := func(m map[string]any) []string {
@@ -98,10 +98,10 @@ func TestHostAndDuplicates(t *testing.T) {
 }
 
 func TestReparseProjectConfig(t *testing.T) {
-	root := runtimetest.TempDir(t)
-	outside := runtimetest.TempDir(t)
-	runtimetest.WriteFile(t, filepath.Join(outside, "cfg.json"), `{"mcpServers":{"evil":{"command":"x"}}}`)
-	if !runtimetest.Symlink(filepath.Join(outside, "cfg.json"), filepath.Join(root, ".mcp.json")) {
+	root := testkit.TempDir(t)
+	outside := testkit.TempDir(t)
+	testkit.WriteFile(t, filepath.Join(outside, "cfg.json"), `{"mcpServers":{"evil":{"command":"x"}}}`)
+	if !testkit.Symlink(filepath.Join(outside, "cfg.json"), filepath.Join(root, ".mcp.json")) {
 		t.Skip("symbolic links cannot be created here")
 	}
 	got, _ := call(t, envFor(root, "claude", nil), map[string]any{})
@@ -124,10 +124,10 @@ func TestReparseProjectConfig(t *testing.T) {
 }
 
 func TestConfigPathOutsideProject(t *testing.T) {
-	root := runtimetest.TempDir(t)
-	other := runtimetest.TempDir(t)
-	runtimetest.WriteFile(t, filepath.Join(other, "real.json"), `{"mcpServers":{"x":{"command":"c"}}}`)
-	if !runtimetest.Symlink(filepath.Join(other, "real.json"), filepath.Join(other, "link.json")) {
+	root := testkit.TempDir(t)
+	other := testkit.TempDir(t)
+	testkit.WriteFile(t, filepath.Join(other, "real.json"), `{"mcpServers":{"x":{"command":"c"}}}`)
+	if !testkit.Symlink(filepath.Join(other, "real.json"), filepath.Join(other, "link.json")) {
 		t.Skip("symbolic links cannot be created here")
 	}
 	// An explicit host path is a plain read: links outside the project are followed.
@@ -142,8 +142,8 @@ func TestConfigPathOutsideProject(t *testing.T) {
 }
 
 func TestInvalidCwd(t *testing.T) {
-	root := runtimetest.TempDir(t)
-	runtimetest.WriteFile(t, filepath.Join(root, "file"), "x")
+	root := testkit.TempDir(t)
+	testkit.WriteFile(t, filepath.Join(root, "file"), "x")
 	got, raw := call(t, envFor(root, "claude", nil), map[string]any{"cwd": filepath.Join(root, "file")})
 	want := map[string]any{"status": "invalid_input", "error": "Not a directory: " + filepath.Join(root, "file"), "execution_started": false}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -154,18 +154,18 @@ func TestInvalidCwd(t *testing.T) {
 // TestNoSecretsInResult plants distinctive secrets in every command, URL, argument and
 // env value of project, host, Codex and explicit configs, and greps the whole result.
 func TestNoSecretsInResult(t *testing.T) {
-	root := runtimetest.TempDir(t)
-	home := runtimetest.TempDir(t)
+	root := testkit.TempDir(t)
+	home := testkit.TempDir(t)
 	codex := filepath.Join(home, ".codex")
 	secrets := []string{"S3CR3T-CMD", "S3CR3T-URL", "S3CR3T-ARG", "S3CR3T-ENV", "S3CR3T-TOML-CMD", "S3CR3T-TOML-ENV", "S3CR3T-EXPLICIT"}
-	runtimetest.WriteFile(t, filepath.Join(root, ".mcp.json"), `{"mcpServers":{
+	testkit.WriteFile(t, filepath.Join(root, ".mcp.json"), `{"mcpServers":{
 		"p1": {"command": "S3CR3T-CMD", "args": ["--key", "S3CR3T-ARG"], "env": {"TOKEN": "S3CR3T-ENV"}},
 		"p2": {"url": "https://S3CR3T-URL.example/mcp", "args": "S3CR3T-ARG"},
 		"p3": {"env": {"A": "S3CR3T-ENV"}, "args": ["S3CR3T-ARG"]}}}`)
-	runtimetest.WriteFile(t, filepath.Join(root, ".continue", "config.json"), `{"mcpServers":{"c":{"command":"S3CR3T-CMD S3CR3T-ARG"}}}`)
-	runtimetest.WriteFile(t, filepath.Join(home, ".claude.json"), `{"mcpServers":{"h":{"url":"S3CR3T-URL","env":{"K":"S3CR3T-ENV"}}},"oauthAccount":{"token":"S3CR3T-ENV"}}`)
-	runtimetest.WriteFile(t, filepath.Join(codex, "config.toml"), "[mcp_servers.t]\ncommand = \"S3CR3T-TOML-CMD\"\nargs = [\"S3CR3T-ARG\"]\n[mcp_servers.t.env]\nKEY = \"S3CR3T-TOML-ENV\"\n")
-	runtimetest.WriteFile(t, filepath.Join(home, "extra.json"), `{"mcpServers":{"e":{"command":"S3CR3T-EXPLICIT","args":[1,"S3CR3T-EXPLICIT"]}}}`)
+	testkit.WriteFile(t, filepath.Join(root, ".continue", "config.json"), `{"mcpServers":{"c":{"command":"S3CR3T-CMD S3CR3T-ARG"}}}`)
+	testkit.WriteFile(t, filepath.Join(home, ".claude.json"), `{"mcpServers":{"h":{"url":"S3CR3T-URL","env":{"K":"S3CR3T-ENV"}}},"oauthAccount":{"token":"S3CR3T-ENV"}}`)
+	testkit.WriteFile(t, filepath.Join(codex, "config.toml"), "[mcp_servers.t]\ncommand = \"S3CR3T-TOML-CMD\"\nargs = [\"S3CR3T-ARG\"]\n[mcp_servers.t.env]\nKEY = \"S3CR3T-TOML-ENV\"\n")
+	testkit.WriteFile(t, filepath.Join(home, "extra.json"), `{"mcpServers":{"e":{"command":"S3CR3T-EXPLICIT","args":[1,"S3CR3T-EXPLICIT"]}}}`)
 	_, raw := call(t, envFor(root, "codex", map[string]string{"HOME": home}),
 		map[string]any{"include_host": true, "config_path": filepath.Join(home, "extra.json")})
 	for _, s := range secrets {

@@ -2,13 +2,14 @@ package packageinstall
 
 import (
 	"context"
+	"github.com/windows-dev-agent/wda/runtime"
 	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/windows-dev-agent/wda/runtime"
-	"github.com/windows-dev-agent/wda/runtime/runtimetest"
+	"github.com/windows-dev-agent/wda/internal/testkit"
+	"github.com/windows-dev-agent/wda/tools"
 	"github.com/windows-dev-agent/wda/tools/internal/pmtest"
 )
 
@@ -18,11 +19,11 @@ import (
 func TestThroughGate(t *testing.T) {
 	w := newWorld(t)
 	w.fake("winget", pmtest.Config{RequireInvalidated: true})
-	reg := runtime.New()
+	reg := tools.New()
 	reg.Register(Tool)
 	ctx := context.Background()
 	srv := runtime.NewServer(reg, runtime.Options{Env: *w.Env})
-	cs := runtimetest.Connect(t, srv)
+	cs := testkit.Connect(t, srv)
 	call := func(args map[string]any) (map[string]any, error) {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "package_install", Arguments: args})
 		if err != nil {

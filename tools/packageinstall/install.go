@@ -8,10 +8,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/windows-dev-agent/wda/runtime"
-	"github.com/windows-dev-agent/wda/runtime/discovery"
-	"github.com/windows-dev-agent/wda/runtime/plan"
-	"github.com/windows-dev-agent/wda/runtime/proc"
+	"github.com/windows-dev-agent/wda/internal/plan"
+	"github.com/windows-dev-agent/wda/internal/proc"
+	"github.com/windows-dev-agent/wda/tools"
+	"github.com/windows-dev-agent/wda/tools/internal/discovery"
 )
 
 // Timeout is the installer timeout (tools.md §3.6).
@@ -64,10 +64,10 @@ func ValidID(id string) bool {
 }
 
 func refuse(status, msg string) Out {
-	return Out{Status: runtime.Status{Status: status, Error: msg}}
+	return Out{Status: tools.Status{Status: status, Error: msg}}
 }
 
-func (d deps) handle(ctx context.Context, env *runtime.Env, in In) Out {
+func (d deps) handle(ctx context.Context, env *tools.Env, in In) Out {
 	source := in.Source
 	if source == "" {
 		source = "winget"
@@ -81,7 +81,7 @@ func (d deps) handle(ctx context.Context, env *runtime.Env, in In) Out {
 	}
 
 	argv := Argv(source, in.PackageID)
-	p := &Plan{PackageID: in.PackageID, Source: source, SafetyClass: string(runtime.ApprovalRequired),
+	p := &Plan{PackageID: in.PackageID, Source: source, SafetyClass: string(tools.ApprovalRequired),
 		RequiresHostApproval: true, Verify: Verify}
 	path, resolved := proc.NewResolver(env.Lookup).Resolve(exe)
 	var current proc.Identity
@@ -93,7 +93,7 @@ func (d deps) handle(ctx context.Context, env *runtime.Env, in In) Out {
 		id, err := d.fingerprint(path)
 		if err != nil || !id.Valid() {
 			p.Argv, p.Command = argv, plan.Command(argv)
-			return Out{Status: runtime.Status{Status: "unavailable", Error: "Package-manager executable identity could not be established"}, Plan: p}
+			return Out{Status: tools.Status{Status: "unavailable", Error: "Package-manager executable identity could not be established"}, Plan: p}
 		}
 		current = id
 		kind, sha := string(id.Kind), id.SHA256
@@ -103,20 +103,20 @@ func (d deps) handle(ctx context.Context, env *runtime.Env, in In) Out {
 
 	// Step 2: planning never invalidates the cache or runs anything.
 	if !in.Execute {
-		return Out{Status: runtime.Status{Status: "planned"}, Plan: p}
+		return Out{Status: tools.Status{Status: "planned"}, Plan: p}
 	}
 	// Step 3.
 	if !resolved {
-		return Out{Status: runtime.Status{Status: "unavailable", Error: exe + " is not installed"}, Plan: p}
+		return Out{Status: tools.Status{Status: "unavailable", Error: exe + " is not installed"}, Plan: p}
 	}
 	// Steps 4-7: the echo of the reviewed plan.
 	seal, refusal := plan.CheckEcho(in.Identity, path, current)
 	if refusal != nil {
-		return Out{Status: runtime.Status{Status: refusal.Status, Error: refusal.Error}, Plan: p}
+		return Out{Status: tools.Status{Status: refusal.Status, Error: refusal.Error}, Plan: p}
 	}
 	// Step 8: invalidate the environment cache first; without that, no installer.
 	if err := d.invalidate(env.DataDir); err != nil {
-		return Out{Status: runtime.Status{Status: "failed",
+		return Out{Status: tools.Status{Status: "failed",
 			Error: fmt.Sprintf("Environment cache could not be invalidated (%v); the installer was not started", err)},
 			Plan: p, EnvironmentCacheInvalidated: new(false)}
 	}

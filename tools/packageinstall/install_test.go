@@ -12,9 +12,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/windows-dev-agent/wda/runtime"
-	"github.com/windows-dev-agent/wda/runtime/proc"
-	"github.com/windows-dev-agent/wda/runtime/runtimetest"
+	"github.com/windows-dev-agent/wda/internal/proc"
+	"github.com/windows-dev-agent/wda/internal/testkit"
+	"github.com/windows-dev-agent/wda/tools"
 	"github.com/windows-dev-agent/wda/tools/internal/pmtest"
 )
 
@@ -60,15 +60,15 @@ func (w *world) cacheIntact() bool {
 func (w *world) call(d deps, in In) Out {
 	w.T.Helper()
 	out := d.handle(context.Background(), w.Env, in)
-	if err := runtimetest.CheckOutput(Tool, out); err != nil {
+	if err := testkit.CheckOutput(Tool, out); err != nil {
 		w.T.Errorf("result does not conform to the output schema: %v\n%+v", err, out)
 	}
 	return out
 }
 
 // echo turns a plan into the identity fields of the execute call.
-func echo(p *Plan) runtime.Identity {
-	return runtime.Identity{ExpectedExecutable: *p.Executable, ExpectedExecutableIdentityKind: *p.ExecutableIdentityKind,
+func echo(p *Plan) tools.Identity {
+	return tools.Identity{ExpectedExecutable: *p.Executable, ExpectedExecutableIdentityKind: *p.ExecutableIdentityKind,
 		ExpectedExecutableIdentitySHA: *p.ExecutableIdentitySHA256}
 }
 
@@ -96,7 +96,7 @@ func TestPlan(t *testing.T) {
 			if src == "" {
 				src = "winget"
 			}
-			want := Out{Status: runtime.Status{Status: "planned"}, Plan: &Plan{PackageID: "Git.Git", Source: src, SafetyClass: "approval-required",
+			want := Out{Status: tools.Status{Status: "planned"}, Plan: &Plan{PackageID: "Git.Git", Source: src, SafetyClass: "approval-required",
 				Executable: &exe, ExecutableIdentityKind: &kind, ExecutableIdentitySHA256: &sha, Argv: argv,
 				Command: strings.Join(argv, " "), RequiresHostApproval: true, ExecutableResolved: true, Verify: Verify}}
 			if d := cmp.Diff(want, out); d != "" {
@@ -116,7 +116,7 @@ func TestPlanNotInstalled(t *testing.T) {
 		out.Argv[0] != "winget" || out.ExecutionStarted {
 		t.Errorf("plan = %+v %+v", out.Status, out.Plan)
 	}
-	out = w.call(live, In{PackageID: "Git.Git", Execute: true, Identity: runtime.Identity{ExpectedExecutable: "/x"}})
+	out = w.call(live, In{PackageID: "Git.Git", Execute: true, Identity: tools.Identity{ExpectedExecutable: "/x"}})
 	if out.Status.Status != "unavailable" || out.Error != "winget is not installed" || out.EnvironmentCacheInvalidated != nil || !w.cacheIntact() {
 		t.Errorf("execute = %+v", out)
 	}
@@ -145,9 +145,9 @@ func TestInvalidIDs(t *testing.T) {
 			w := newWorld(t)
 			exe := w.fake("winget", pmtest.Config{})
 			fp, _ := proc.Fingerprint(exe)
-			out := w.call(live, In{PackageID: id, Execute: execute, Identity: runtime.Identity{ExpectedExecutable: exe,
+			out := w.call(live, In{PackageID: id, Execute: execute, Identity: tools.Identity{ExpectedExecutable: exe,
 				ExpectedExecutableIdentityKind: string(fp.Kind), ExpectedExecutableIdentitySHA: fp.SHA256}})
-			want := Out{Status: runtime.Status{Status: "invalid_input", Error: "package_id contains unsupported characters"}}
+			want := Out{Status: tools.Status{Status: "invalid_input", Error: "package_id contains unsupported characters"}}
 			if d := cmp.Diff(want, out); d != "" {
 				t.Errorf("id %q execute %v (-want +got):\n%s", id, execute, d)
 			}
@@ -210,17 +210,17 @@ func TestExecuteFailedStillInvalidates(t *testing.T) {
 func TestEchoRefusals(t *testing.T) {
 	tests := []struct {
 		name   string
-		edit   func(*runtime.Identity, string)
+		edit   func(*tools.Identity, string)
 		status string
 	}{
-		{"missing executable", func(e *runtime.Identity, _ string) { e.ExpectedExecutable = "" }, "invalid_input"},
-		{"other executable", func(e *runtime.Identity, other string) { e.ExpectedExecutable = other }, "stale_plan"},
-		{"missing kind", func(e *runtime.Identity, _ string) { e.ExpectedExecutableIdentityKind = "" }, "invalid_input"},
-		{"short sha", func(e *runtime.Identity, _ string) {
+		{"missing executable", func(e *tools.Identity, _ string) { e.ExpectedExecutable = "" }, "invalid_input"},
+		{"other executable", func(e *tools.Identity, other string) { e.ExpectedExecutable = other }, "stale_plan"},
+		{"missing kind", func(e *tools.Identity, _ string) { e.ExpectedExecutableIdentityKind = "" }, "invalid_input"},
+		{"short sha", func(e *tools.Identity, _ string) {
 			e.ExpectedExecutableIdentitySHA = e.ExpectedExecutableIdentitySHA[:40]
 		}, "invalid_input"},
-		{"other kind", func(e *runtime.Identity, _ string) { e.ExpectedExecutableIdentityKind = "app_execution_alias" }, "stale_plan"},
-		{"other sha", func(e *runtime.Identity, _ string) { e.ExpectedExecutableIdentitySHA = strings.Repeat("0", 64) }, "stale_plan"},
+		{"other kind", func(e *tools.Identity, _ string) { e.ExpectedExecutableIdentityKind = "app_execution_alias" }, "stale_plan"},
+		{"other sha", func(e *tools.Identity, _ string) { e.ExpectedExecutableIdentitySHA = strings.Repeat("0", 64) }, "stale_plan"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -339,13 +339,13 @@ func TestTimeoutKillsTree(t *testing.T) {
 
 func TestClassify(t *testing.T) {
 	tests := []struct {
-		args runtime.Args
-		want runtime.Class
+		args tools.Args
+		want tools.Class
 	}{
-		{runtime.Args{}, runtime.ReadOnly},
-		{runtime.Args{"execute": false}, runtime.ReadOnly},
-		{runtime.Args{"execute": "true"}, runtime.ReadOnly},
-		{runtime.Args{"execute": true}, runtime.ApprovalRequired},
+		{tools.Args{}, tools.ReadOnly},
+		{tools.Args{"execute": false}, tools.ReadOnly},
+		{tools.Args{"execute": "true"}, tools.ReadOnly},
+		{tools.Args{"execute": true}, tools.ApprovalRequired},
 	}
 	for _, tt := range tests {
 		if got := Tool.Classify(tt.args); got != tt.want {

@@ -4,7 +4,7 @@
 //
 // execute:false returns the plan: argv (argv[0] the resolved absolute path), the
 // executable and its identity. execute:true runs exactly that plan when the caller
-// echoes executable and identity unchanged (runtime/plan), invalidates the environment
+// echoes executable and identity unchanged (internal/plan), invalidates the environment
 // cache before the installer starts (and refuses to start it when that fails), and
 // runs it sealed to the echoed identity for at most 600 s. The decision order is
 // tools.md §3.6 steps 1-9.
@@ -22,8 +22,8 @@ package packageinstall
 import (
 	"context"
 
-	"github.com/windows-dev-agent/wda/runtime"
-	"github.com/windows-dev-agent/wda/runtime/plan"
+	"github.com/windows-dev-agent/wda/internal/plan"
+	"github.com/windows-dev-agent/wda/tools"
 )
 
 // In is the input of package_install.
@@ -31,14 +31,14 @@ type In struct {
 	PackageID string `json:"package_id" jsonschema:"required,maxLength=256,description=Exact package id (letters, digits, . _ + -)."`
 	Source    string `json:"source,omitempty" jsonschema:"enum=winget,enum=chocolatey,enum=scoop,default=winget,description=Package manager to install with."`
 	Execute   bool   `json:"execute,omitempty" jsonschema:"default=false,description=false returns the plan; true runs the reviewed plan."`
-	runtime.Identity
+	tools.Identity
 }
 
 // Out is the result of package_install: the status, the plan fields (absent only when
 // the input was refused before planning), the receipt when the installer was launched
 // or refused at spawn, and whether the environment cache was invalidated.
 type Out struct {
-	runtime.Status
+	tools.Status
 	*Plan
 	*plan.Receipt
 	EnvironmentCacheInvalidated *bool `json:"environment_cache_invalidated,omitempty" jsonschema:"description=Present once execution got past the plan checks: true when the cache was invalidated (before the installer started)\\, false when invalidation failed and the installer was not started."`
@@ -61,27 +61,27 @@ type Plan struct {
 }
 
 // Tool is the package_install tool definition.
-var Tool = runtime.Define(runtime.Def[In, Out]{
+var Tool = tools.Define(tools.Def[In, Out]{
 	Name:        "package_install",
 	Order:       6,
 	Title:       "Install package",
 	Description: "Plan or run a package install with WinGet (bound to the winget source, non-interactive), Chocolatey or Scoop. execute:false returns the argv and executable identity for review; execute:true runs exactly that plan and invalidates the environment cache. Installer exit 0 is not proof the package works: verify afterwards.",
-	Annotations: runtime.Annotations{ReadOnly: false, Destructive: true, Idempotent: false, OpenWorld: true},
+	Annotations: tools.Annotations{ReadOnly: false, Destructive: true, Idempotent: false, OpenWorld: true},
 	ProjectArg:  "",
 	Classify:    classify,
 	Handle:      handle,
 })
 
-func init() { runtime.Register(Tool) }
+func init() { tools.Register(Tool) }
 
 // classify: planning is read-only; execute exactly true is approval-required (§8.2).
-func classify(a runtime.Args) runtime.Class {
+func classify(a tools.Args) tools.Class {
 	if a.Bool("execute") {
-		return runtime.ApprovalRequired
+		return tools.ApprovalRequired
 	}
-	return runtime.ReadOnly
+	return tools.ReadOnly
 }
 
-func handle(ctx context.Context, env *runtime.Env, in In) (Out, error) {
+func handle(ctx context.Context, env *tools.Env, in In) (Out, error) {
 	return live.handle(ctx, env, in), nil
 }

@@ -25,8 +25,8 @@ package packagesearch
 import (
 	"context"
 
-	"github.com/windows-dev-agent/wda/runtime"
-	"github.com/windows-dev-agent/wda/runtime/plan"
+	"github.com/windows-dev-agent/wda/internal/plan"
+	"github.com/windows-dev-agent/wda/tools"
 )
 
 // In is the input of package_search.
@@ -38,7 +38,7 @@ type In struct {
 // Out is the result of package_search: status, query and source, then the runner
 // receipt merged in (tools.md §3.5), then what was parsed from stdout.
 type Out struct {
-	runtime.Status
+	tools.Status
 	Query  string   `json:"query,omitempty"`
 	Source string   `json:"source,omitempty"`
 	Argv   []string `json:"argv,omitempty" jsonschema:"description=The argv that ran; argv[0] is the resolved absolute path of the package manager."`
@@ -62,25 +62,25 @@ type Match struct {
 }
 
 // Tool is the package_search tool definition.
-var Tool = runtime.Define(runtime.Def[In, Out]{
+var Tool = tools.Define(tools.Def[In, Out]{
 	Name:        "package_search",
 	Order:       5,
 	Title:       "Search packages",
 	Description: "Search WinGet, Chocolatey or Scoop for a package and return the matches with exact ids. Runs the package manager, which may contact its configured source; never installs.",
-	Annotations: runtime.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
+	Annotations: tools.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
 	ProjectArg:  "",
 	Classify:    classify,
 	Handle:      handle,
 })
 
-func init() { runtime.Register(Tool) }
+func init() { tools.Register(Tool) }
 
 // classify: always approval-required (tools.md §8.2): it executes an external program
 // that may contact a remote source.
-func classify(a runtime.Args) runtime.Class {
-	return runtime.ApprovalRequired
+func classify(a tools.Args) tools.Class {
+	return tools.ApprovalRequired
 }
 
-func handle(ctx context.Context, env *runtime.Env, in In) (Out, error) {
+func handle(ctx context.Context, env *tools.Env, in In) (Out, error) {
 	return live.handle(ctx, env, in), nil
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/windows-dev-agent/wda/runtime/wingettable"
+	"github.com/windows-dev-agent/wda/tools/internal/pkgtable"
 )
 
 // parsed is what a manager's whole stdout yielded.
@@ -38,7 +38,7 @@ func parse(source, stdout string) parsed {
 }
 
 func parseWinget(stdout string) parsed {
-	r := wingettable.Search(stdout)
+	r := pkgtable.Search(stdout)
 	p := parsed{matches: []Match{}, skipped: r.Skipped, byPosition: r.ByPosition}
 	for _, m := range r.Matches {
 		src := m.Source
@@ -56,7 +56,7 @@ func parseWinget(stdout string) parsed {
 // fields is counted as skipped.
 func parseChoco(stdout string) parsed {
 	p := parsed{matches: []Match{}}
-	for _, l := range wingettable.Lines(stdout) {
+	for _, l := range pkgtable.Lines(stdout) {
 		l = strings.TrimSpace(l)
 		if !strings.Contains(l, "|") {
 			continue
@@ -76,7 +76,7 @@ func parseChoco(stdout string) parsed {
 // "'bucket' bucket:" listing) yields no matches rather than a guess.
 func parseScoop(stdout string) parsed {
 	p := parsed{matches: []Match{}}
-	t, ok := wingettable.Parse(stdout)
+	t, ok := pkgtable.Parse(stdout)
 	if !ok {
 		return p
 	}

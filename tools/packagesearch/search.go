@@ -7,9 +7,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/windows-dev-agent/wda/runtime"
-	"github.com/windows-dev-agent/wda/runtime/plan"
-	"github.com/windows-dev-agent/wda/runtime/proc"
+	"github.com/windows-dev-agent/wda/internal/plan"
+	"github.com/windows-dev-agent/wda/internal/proc"
+	"github.com/windows-dev-agent/wda/tools"
 )
 
 // Timeout is the search timeout (tools.md §3.5).
@@ -62,22 +62,22 @@ func validQuery(q string) (string, string) {
 	return q, ""
 }
 
-func (d deps) handle(ctx context.Context, env *runtime.Env, in In) Out {
+func (d deps) handle(ctx context.Context, env *tools.Env, in In) Out {
 	source := in.Source
 	if source == "" {
 		source = "winget"
 	}
 	exe, ok := managers[source]
 	if !ok {
-		return Out{Status: runtime.Status{Status: "invalid_input", Error: "source must be one of [winget chocolatey scoop]"}}
+		return Out{Status: tools.Status{Status: "invalid_input", Error: "source must be one of [winget chocolatey scoop]"}}
 	}
 	query, msg := validQuery(in.Query)
 	if msg != "" {
-		return Out{Status: runtime.Status{Status: "invalid_input", Error: msg}, Source: source}
+		return Out{Status: tools.Status{Status: "invalid_input", Error: msg}, Source: source}
 	}
 	path, found := proc.NewResolver(env.Lookup).Resolve(exe)
 	if !found {
-		return Out{Status: runtime.Status{Status: "unavailable", Error: exe + " is not installed"}, Query: query, Source: source}
+		return Out{Status: tools.Status{Status: "unavailable", Error: exe + " is not installed"}, Query: query, Source: source}
 	}
 	argv := Argv(source, query)
 	argv[0] = path

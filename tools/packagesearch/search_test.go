@@ -11,9 +11,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/windows-dev-agent/wda/runtime"
-	"github.com/windows-dev-agent/wda/runtime/proc"
-	"github.com/windows-dev-agent/wda/runtime/runtimetest"
+	"github.com/windows-dev-agent/wda/internal/proc"
+	"github.com/windows-dev-agent/wda/internal/testkit"
+	"github.com/windows-dev-agent/wda/tools"
 	"github.com/windows-dev-agent/wda/tools/internal/pmtest"
 )
 
@@ -43,14 +43,14 @@ func (w *world) fake(name string, c pmtest.Config) string {
 func (w *world) search(d deps, in In) Out {
 	w.T.Helper()
 	out := d.handle(context.Background(), w.Env, in)
-	if err := runtimetest.CheckOutput(Tool, out); err != nil {
+	if err := testkit.CheckOutput(Tool, out); err != nil {
 		w.T.Errorf("result does not conform to the output schema: %v\n%+v", err, out)
 	}
 	return out
 }
 
 func wingetFixture(name string) string {
-	return filepath.Join("..", "..", "runtime", "wingettable", "testdata", name)
+	return filepath.Join("..", "internal", "pkgtable", "testdata", name)
 }
 
 func TestArgvPerSource(t *testing.T) {
@@ -221,7 +221,7 @@ func TestUnavailable(t *testing.T) {
 			w.fake("winget", pmtest.Config{}) // another manager is installed; this one is not
 		}
 		out := w.search(live, In{Query: "x", Source: tt.source})
-		want := Out{Status: runtime.Status{Status: "unavailable", Error: tt.exe + " is not installed"}, Query: "x", Source: tt.source}
+		want := Out{Status: tools.Status{Status: "unavailable", Error: tt.exe + " is not installed"}, Query: "x", Source: tt.source}
 		if d := cmp.Diff(want, out); d != "" {
 			t.Errorf("%s (-want +got):\n%s", tt.source, d)
 		}
@@ -257,8 +257,8 @@ func TestInvalidQuery(t *testing.T) {
 }
 
 func TestClassify(t *testing.T) {
-	for _, a := range []runtime.Args{{}, {"query": "x"}, {"source": "scoop"}} {
-		if c := Tool.Classify(a); c != runtime.ApprovalRequired {
+	for _, a := range []tools.Args{{}, {"query": "x"}, {"source": "scoop"}} {
+		if c := Tool.Classify(a); c != tools.ApprovalRequired {
 			t.Errorf("Classify(%v) = %s", a, c)
 		}
 	}

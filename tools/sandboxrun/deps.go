@@ -3,11 +3,11 @@ package sandboxrun
 import (
 	"context"
 
-	"github.com/windows-dev-agent/wda/runtime"
-	"github.com/windows-dev-agent/wda/runtime/discovery"
-	"github.com/windows-dev-agent/wda/runtime/guard"
-	"github.com/windows-dev-agent/wda/runtime/payload"
-	"github.com/windows-dev-agent/wda/runtime/proc"
+	"github.com/windows-dev-agent/wda/internal/guard"
+	"github.com/windows-dev-agent/wda/internal/proc"
+	"github.com/windows-dev-agent/wda/tools"
+	"github.com/windows-dev-agent/wda/tools/internal/discovery"
+	"github.com/windows-dev-agent/wda/tools/sandboxrun/internal/payload"
 )
 
 // deps are the authorities the handler consults, so tests control every one of them
@@ -15,7 +15,7 @@ import (
 type deps struct {
 	wslRoute     func() discovery.RouteState
 	systemBinary func(name string) (string, error)
-	resolve      func(env *runtime.Env, name string) (string, bool)
+	resolve      func(env *tools.Env, name string) (string, bool)
 	guardCheck   func(root, rel string) (abs string, exists bool, err error)
 	fingerprint  func(path string) (proc.Identity, error)
 	run          func(ctx context.Context, req proc.Request) proc.Receipt
@@ -29,7 +29,7 @@ func defaultDeps() deps {
 	return deps{
 		wslRoute:     discovery.WSLRoute,
 		systemBinary: proc.SystemBinary,
-		resolve: func(env *runtime.Env, name string) (string, bool) {
+		resolve: func(env *tools.Env, name string) (string, bool) {
 			return proc.NewResolver(env.Lookup).Resolve(name)
 		},
 		guardCheck:   guard.Check,

@@ -10,10 +10,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/windows-dev-agent/wda/runtime"
-	"github.com/windows-dev-agent/wda/runtime/payload"
-	"github.com/windows-dev-agent/wda/runtime/plan"
-	"github.com/windows-dev-agent/wda/runtime/proc"
+	"github.com/windows-dev-agent/wda/internal/plan"
+	"github.com/windows-dev-agent/wda/internal/proc"
+	"github.com/windows-dev-agent/wda/tools"
+	"github.com/windows-dev-agent/wda/tools/sandboxrun/internal/payload"
 )
 
 // Display placeholders for the Sandbox config: planned (not yet generated) and
@@ -27,9 +27,9 @@ const (
 const captureTimeout = 600 * time.Second
 
 // handle is the decision order of tools.md §3.7, steps 1–12.
-func (d deps) handle(ctx context.Context, env *runtime.Env, in In) Out {
+func (d deps) handle(ctx context.Context, env *tools.Env, in In) Out {
 	fail := func(status, msg string) Out {
-		return Out{Status: runtime.Status{Status: status, Error: msg}}
+		return Out{Status: tools.Status{Status: status, Error: msg}}
 	}
 	// 1. The command.
 	if strings.TrimSpace(in.Command) == "" {
@@ -39,7 +39,7 @@ func (d deps) handle(ctx context.Context, env *runtime.Env, in In) Out {
 		return fail("invalid_input", "command must not contain NUL characters")
 	}
 	// 2. The workspace.
-	ws, err := runtime.ResolveDir(env, in.WorkspaceFolder)
+	ws, err := tools.ResolveDir(env, in.WorkspaceFolder)
 	if err != nil {
 		return fail("invalid_input", err.Error())
 	}
@@ -84,7 +84,7 @@ func (d deps) handle(ctx context.Context, env *runtime.Env, in In) Out {
 	p := &Plan{
 		ProjectDir:                  ws,
 		PayloadPaths:                append([]string{}, in.PayloadPaths...),
-		SafetyClass:                 string(runtime.ApprovalRequired),
+		SafetyClass:                 string(tools.ApprovalRequired),
 		Executable:                  r.exe,
 		ExecutableIdentityKind:      string(id.Kind),
 		ExecutableIdentitySHA256:    id.SHA256,
@@ -97,7 +97,7 @@ func (d deps) handle(ctx context.Context, env *runtime.Env, in In) Out {
 	if r.backend == envWindowsSandbox {
 		p.LaunchKind = "interactive"
 	}
-	out := Out{Status: runtime.Status{Status: "planned"}, Environment: r.backend, IsolationRequirement: in.IsolationRequirement, Plan: p}
+	out := Out{Status: tools.Status{Status: "planned"}, Environment: r.backend, IsolationRequirement: in.IsolationRequirement, Plan: p}
 	// 9. Planning stops here: nothing was created or started.
 	if !in.Execute {
 		return out
@@ -105,7 +105,7 @@ func (d deps) handle(ctx context.Context, env *runtime.Env, in In) Out {
 	// 10. The identity echo.
 	sealed, refusal := plan.CheckEcho(in.Identity, r.exe, id)
 	if refusal != nil {
-		out.Status = runtime.Status{Status: refusal.Status, Error: refusal.Error}
+		out.Status = tools.Status{Status: refusal.Status, Error: refusal.Error}
 		return out
 	}
 	// 11. Windows Sandbox: stage, launch, hand the bundle to a waiter.
@@ -126,12 +126,12 @@ func (d deps) handle(ctx context.Context, env *runtime.Env, in In) Out {
 	return out
 }
 
-func (d deps) launchSandbox(env *runtime.Env, ws, command string, sel *payload.Selection, sealed *proc.Identity, out Out) Out {
+func (d deps) launchSandbox(env *tools.Env, ws, command string, sel *payload.Selection, sealed *proc.Identity, out Out) Out {
 	// Errors of the sweep only mean some stale bundle stays for the next one.
 	_ = d.sweep(env.DataDir)
 	b, err := d.stage(env.DataDir, sel, command)
 	if err != nil {
-		out.Status = runtime.Status{Status: "failed", Error: err.Error()}
+		out.Status = tools.Status{Status: "failed", Error: err.Error()}
 		return out
 	}
 	l, err := d.launch(proc.Request{Argv: []string{out.Executable, b.Config}, Dir: ws, Expected: sealed})
@@ -148,7 +148,7 @@ func (d deps) launchSandbox(env *runtime.Env, ws, command string, sel *payload.S
 		if rerr != nil {
 			msg += fmt.Sprintf(" (the staged bundle could not be removed: %v)", rerr)
 		}
-		out.Status = runtime.Status{Status: status, Error: msg}
+		out.Status = tools.Status{Status: status, Error: msg}
 		out.CleanupPerformed = rerr == nil
 		return out
 	}
@@ -163,7 +163,7 @@ func (d deps) launchSandbox(env *runtime.Env, ws, command string, sel *payload.S
 	p.Command = plan.Command(p.Argv)
 	p.PayloadPaths = slices.Clone(p.PayloadPaths)
 	out.Plan = &p
-	out.Status = runtime.Status{Status: "launched", ExecutionStarted: true}
+	out.Status = tools.Status{Status: "launched", ExecutionStarted: true}
 	out.PID, out.CleanupPath, out.CleanupManaged = l.PID, b.Dir, true
 	return out
 }

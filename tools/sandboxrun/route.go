@@ -5,7 +5,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/tools"
 )
 
 // Backends and the fixed requirement → backend mapping (tools.md §3.7).
@@ -44,9 +44,9 @@ type route struct {
 	exe     string
 }
 
-func (d deps) route(env *runtime.Env, ws, requirement, requested string) (route, *runtime.Status) {
-	refuse := func(status, format string, a ...any) (route, *runtime.Status) {
-		return route{}, &runtime.Status{Status: status, Error: fmt.Sprintf(format, a...)}
+func (d deps) route(env *tools.Env, ws, requirement, requested string) (route, *tools.Status) {
+	refuse := func(status, format string, a ...any) (route, *tools.Status) {
+		return route{}, &tools.Status{Status: status, Error: fmt.Sprintf(format, a...)}
 	}
 	if strings.TrimSpace(requirement) == "" {
 		return refuse("invalid_input", "isolation_requirement is required for every sandbox_run request (linux_compatibility, project_reproducibility or untrusted_windows)")

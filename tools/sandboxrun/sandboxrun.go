@@ -2,9 +2,10 @@ package sandboxrun
 
 import (
 	"context"
+	"github.com/windows-dev-agent/wda/tools/sandboxrun/internal/payload"
 
-	"github.com/windows-dev-agent/wda/runtime"
-	"github.com/windows-dev-agent/wda/runtime/plan"
+	"github.com/windows-dev-agent/wda/internal/plan"
+	"github.com/windows-dev-agent/wda/tools"
 )
 
 // In is the input of sandbox_run.
@@ -15,7 +16,7 @@ type In struct {
 	WorkspaceFolder      string   `json:"workspace_folder,omitempty" jsonschema:"description=Project directory (default: the active project)."`
 	PayloadPaths         []string `json:"payload_paths,omitempty" jsonschema:"maxItems=1024,description=Workspace-relative files and folders to stage read-only into Windows Sandbox."`
 	Execute              bool     `json:"execute,omitempty" jsonschema:"default=false,description=false returns the plan; true runs the reviewed plan."`
-	runtime.Identity
+	tools.Identity
 }
 
 // Out is the result of sandbox_run. Route refusals carry only status, error,
@@ -23,7 +24,7 @@ type In struct {
 // call adds the launch fields (Windows Sandbox) or the runner receipt (WSL, Dev
 // Container).
 type Out struct {
-	runtime.Status
+	tools.Status
 	Environment          string `json:"environment,omitempty" jsonschema:"description=The backend (as requested when the route was refused)."`
 	IsolationRequirement string `json:"isolation_requirement,omitempty"`
 	*Plan
@@ -50,28 +51,32 @@ type Plan struct {
 }
 
 // Tool is the sandbox_run tool definition.
-var Tool = runtime.Define(runtime.Def[In, Out]{
+var Tool = tools.Define(tools.Def[In, Out]{
 	Name:        "sandbox_run",
 	Order:       7,
 	Title:       "Run isolated",
 	Description: "Plan or run a command in isolation: WSL for linux_compatibility, the project's Dev Container for project_reproducibility, Windows Sandbox for untrusted_windows (with a validated, read-only staged payload). A Sandbox launch proves only that it started.",
-	Annotations: runtime.Annotations{ReadOnly: false, Destructive: true, Idempotent: false, OpenWorld: true},
+	Annotations: tools.Annotations{ReadOnly: false, Destructive: true, Idempotent: false, OpenWorld: true},
 	ProjectArg:  "workspace_folder",
 	Classify:    classify,
 	Handle:      handle,
 })
 
-func init() { runtime.Register(Tool) }
+func init() { tools.Register(Tool) }
 
 // classify: planning is read-only (hosts may still prompt: planning enumerates
 // payload paths), executing is approval-required.
-func classify(a runtime.Args) runtime.Class {
+func classify(a tools.Args) tools.Class {
 	if a.Bool("execute") {
-		return runtime.ApprovalRequired
+		return tools.ApprovalRequired
 	}
-	return runtime.ReadOnly
+	return tools.ReadOnly
 }
 
-func handle(ctx context.Context, env *runtime.Env, in In) (Out, error) {
+func handle(ctx context.Context, env *tools.Env, in In) (Out, error) {
 	return defaultDeps().handle(ctx, env, in), nil
 }
+
+// SweepStale removes Windows Sandbox bundles that a crashed server left in dataDir
+// (older than a day, marked as ours, free of links). `wda mcp` calls it at start-up.
+func SweepStale(dataDir string) error { return payload.SweepStale(dataDir) }

@@ -15,11 +15,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/windows-dev-agent/wda/runtime"
-	"github.com/windows-dev-agent/wda/runtime/discovery"
-	"github.com/windows-dev-agent/wda/runtime/payload"
-	"github.com/windows-dev-agent/wda/runtime/proc"
-	"github.com/windows-dev-agent/wda/runtime/runtimetest"
+	"github.com/windows-dev-agent/wda/internal/proc"
+	"github.com/windows-dev-agent/wda/internal/testkit"
+	"github.com/windows-dev-agent/wda/tools"
+	"github.com/windows-dev-agent/wda/tools/internal/discovery"
+	"github.com/windows-dev-agent/wda/tools/sandboxrun/internal/payload"
 )
 
 // fixture is a workspace, a data dir, fake Windows-owned binaries and recording fakes
@@ -27,7 +27,7 @@ import (
 type fixture struct {
 	t         *testing.T
 	ws        string
-	env       *runtime.Env
+	env       *tools.Env
 	bins      map[string]string
 	route     discovery.RouteState
 	cli       string // devcontainer CLI path, "" when not installed
@@ -46,7 +46,7 @@ func newFixture(t *testing.T) *fixture {
 	ws, _ = filepath.EvalSymlinks(ws)
 	f := &fixture{t: t, ws: ws, bins: map[string]string{}, route: discovery.RouteState{Available: ptr(true), DefaultDistribution: "Ubuntu", Reason: "ok"},
 		done: make(chan struct{}), removed: make(chan string, 4)}
-	f.env = &runtime.Env{DataDir: filepath.Join(t.TempDir(), "data"), ProjectDir: ws, Getenv: func(string) string { return "" }}
+	f.env = &tools.Env{DataDir: filepath.Join(t.TempDir(), "data"), ProjectDir: ws, Getenv: func(string) string { return "" }}
 	for _, name := range []string{wslExe, sandboxExe, "devcontainer"} {
 		p := filepath.Join(bin, name)
 		if isWindows && filepath.Ext(name) == "" {
@@ -74,7 +74,7 @@ func (f *fixture) deps() deps {
 		}
 		return "", fs.ErrNotExist
 	}
-	d.resolve = func(_ *runtime.Env, name string) (string, bool) {
+	d.resolve = func(_ *tools.Env, name string) (string, bool) {
 		return f.cli, name == "devcontainer" && f.cli != ""
 	}
 	d.run = func(_ context.Context, req proc.Request) proc.Receipt {
@@ -114,7 +114,7 @@ func (f *fixture) call(in In) Out {
 	if err := json.Unmarshal(b, &m); err != nil {
 		f.t.Fatal(err)
 	}
-	if err := runtimetest.CheckOutput(Tool, m); err != nil {
+	if err := testkit.CheckOutput(Tool, m); err != nil {
 		f.t.Fatalf("result does not match the output schema: %v\n%s", err, b)
 	}
 	return out
@@ -150,8 +150,8 @@ func (f *fixture) files(m map[string]string) {
 }
 
 // echo is the identity triple of a plan, as a caller echoes it.
-func echo(o Out) runtime.Identity {
-	return runtime.Identity{ExpectedExecutable: o.Executable, ExpectedExecutableIdentityKind: o.ExecutableIdentityKind, ExpectedExecutableIdentitySHA: o.ExecutableIdentitySHA256}
+func echo(o Out) tools.Identity {
+	return tools.Identity{ExpectedExecutable: o.Executable, ExpectedExecutableIdentityKind: o.ExecutableIdentityKind, ExpectedExecutableIdentitySHA: o.ExecutableIdentitySHA256}
 }
 
 func TestRefusals(t *testing.T) {
@@ -316,7 +316,7 @@ func TestDevContainerConfigLink(t *testing.T) {
 	f.files(map[string]string{"real.json": "{}"})
 	// runtimetest.Symlink checks the effect: under Wine os.Symlink reports success
 	// without creating anything.
-	if !runtimetest.Symlink(filepath.Join(f.ws, "real.json"), filepath.Join(f.ws, ".devcontainer.json")) {
+	if !testkit.Symlink(filepath.Join(f.ws, "real.json"), filepath.Join(f.ws, ".devcontainer.json")) {
 		t.Skip("symbolic links cannot be created here (Wine's CreateSymbolicLinkW is a stub)")
 	}
 	out := f.call(In{Command: "x", IsolationRequirement: reqReproduce})
@@ -333,14 +333,14 @@ func TestEcho(t *testing.T) {
 	good := echo(plan)
 	tests := []struct {
 		name   string
-		mutate func(*runtime.Identity)
+		mutate func(*tools.Identity)
 		status string
 	}{
-		{"missing echo", func(e *runtime.Identity) { *e = runtime.Identity{} }, "invalid_input"},
-		{"different path", func(e *runtime.Identity) { e.ExpectedExecutable = other }, "stale_plan"},
-		{"missing identity", func(e *runtime.Identity) { e.ExpectedExecutableIdentityKind, e.ExpectedExecutableIdentitySHA = "", "" }, "invalid_input"},
-		{"malformed sha", func(e *runtime.Identity) { e.ExpectedExecutableIdentitySHA = strings.Repeat("z", 64) }, "invalid_input"},
-		{"different sha", func(e *runtime.Identity) { e.ExpectedExecutableIdentitySHA = strings.Repeat("0", 64) }, "stale_plan"},
+		{"missing echo", func(e *tools.Identity) { *e = tools.Identity{} }, "invalid_input"},
+		{"different path", func(e *tools.Identity) { e.ExpectedExecutable = other }, "stale_plan"},
+		{"missing identity", func(e *tools.Identity) { e.ExpectedExecutableIdentityKind, e.ExpectedExecutableIdentitySHA = "", "" }, "invalid_input"},
+		{"malformed sha", func(e *tools.Identity) { e.ExpectedExecutableIdentitySHA = strings.Repeat("z", 64) }, "invalid_input"},
+		{"different sha", func(e *tools.Identity) { e.ExpectedExecutableIdentitySHA = strings.Repeat("0", 64) }, "stale_plan"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -490,7 +490,7 @@ func TestOffWindowsDefaults(t *testing.T) {
 	}
 	ws := t.TempDir()
 	os.WriteFile(filepath.Join(ws, "p.txt"), nil, 0o644)
-	env := &runtime.Env{DataDir: t.TempDir(), ProjectDir: ws, Getenv: func(string) string { return "" }}
+	env := &tools.Env{DataDir: t.TempDir(), ProjectDir: ws, Getenv: func(string) string { return "" }}
 	for _, in := range []In{
 		{Command: "x", IsolationRequirement: reqLinux},
 		{Command: "x", IsolationRequirement: reqUntrusted, PayloadPaths: []string{"p.txt"}},

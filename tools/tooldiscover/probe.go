@@ -7,8 +7,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/windows-dev-agent/wda/runtime"
-	"github.com/windows-dev-agent/wda/runtime/proc"
+	"github.com/windows-dev-agent/wda/internal/proc"
+	"github.com/windows-dev-agent/wda/tools"
 )
 
 // ProbeTimeout bounds each version probe.
@@ -77,7 +77,7 @@ func (p Prober) Discover(ctx context.Context, category string) Out {
 	for i, n := range names {
 		by[n] = entries[i]
 	}
-	out := Out{Status: runtime.Status{Status: "ok", ExecutionStarted: slices.Contains(started, true)}}
+	out := Out{Status: tools.Status{Status: "ok", ExecutionStarted: slices.Contains(started, true)}}
 	has := func(g string) bool { return category == "" || category == "all" || category == g }
 	if has("runtimes") {
 		out.Runtimes = &Runtimes{Python: by["python"], Py: by["py"], Node: by["node"], Cargo: by["cargo"],

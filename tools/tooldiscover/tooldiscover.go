@@ -8,7 +8,7 @@
 // files such as go.mod toolchain lines or global.json cannot change what runs. A
 // version is "known" only when the probe succeeded and the stream it was read from is
 // whole. The GUI programs devenv, rider and pycharm are never launched: their version is
-// the Windows file-version resource (runtime/filever).
+// the Windows file-version resource (tools/tooldiscover/internal/filever).
 //
 // `code` is probed by command (the spec leaves the choice open): the name is VS Code's
 // command-line entry point, which prints its version and exits without opening a
@@ -24,9 +24,9 @@ import (
 	"context"
 	"os"
 
-	"github.com/windows-dev-agent/wda/runtime"
-	"github.com/windows-dev-agent/wda/runtime/filever"
-	"github.com/windows-dev-agent/wda/runtime/proc"
+	"github.com/windows-dev-agent/wda/internal/proc"
+	"github.com/windows-dev-agent/wda/tools"
+	"github.com/windows-dev-agent/wda/tools/tooldiscover/internal/filever"
 )
 
 // In is the input of tool_discover.
@@ -84,7 +84,7 @@ type VCS struct {
 // whether any probe process started. Status is always ok: a missing tool is a fact,
 // not a failure.
 type Out struct {
-	runtime.Status
+	tools.Status
 	Runtimes        *Runtimes        `json:"runtimes,omitempty"`
 	Editors         *Editors         `json:"editors,omitempty"`
 	PackageManagers *PackageManagers `json:"package_managers,omitempty"`
@@ -92,24 +92,24 @@ type Out struct {
 }
 
 // Tool is the tool_discover tool definition.
-var Tool = runtime.Define(runtime.Def[In, Out]{
+var Tool = tools.Define(tools.Def[In, Out]{
 	Name:        "tool_discover",
 	Order:       2,
 	Title:       "Discover tools",
 	Description: "Find developer tools on PATH (runtimes, editors, package managers, version control) and report each one's absolute path and version. Version probes run the tool with its version flag; GUI editors are never launched.",
-	Annotations: runtime.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false},
+	Annotations: tools.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false},
 	ProjectArg:  "",
 	Classify:    classify,
 	Handle:      handle,
 })
 
-func init() { runtime.Register(Tool) }
+func init() { tools.Register(Tool) }
 
 // classify: probing executes external programs, so the host is asked even though
 // nothing is mutated.
-func classify(runtime.Args) runtime.Class { return runtime.ApprovalRequired }
+func classify(tools.Args) tools.Class { return tools.ApprovalRequired }
 
-func handle(ctx context.Context, env *runtime.Env, in In) (Out, error) {
+func handle(ctx context.Context, env *tools.Env, in In) (Out, error) {
 	p := Prober{Resolver: proc.NewResolver(env.Lookup), Runner: proc.Exec{}, FileVersion: filever.Version, Dir: os.TempDir()}
 	return p.Discover(ctx, in.Category), nil
 }

@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/windows-dev-agent/wda/runtime"
-	"github.com/windows-dev-agent/wda/runtime/runtimetest"
+	"github.com/windows-dev-agent/wda/internal/testkit"
+	"github.com/windows-dev-agent/wda/tools"
 	"github.com/windows-dev-agent/wda/tools/tooldiscover"
 )
 
@@ -27,18 +27,18 @@ func TestRealProbes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	env := &runtime.Env{Getenv: func(k string) string {
+	env := &tools.Env{Getenv: func(k string) string {
 		if k == "PATH" {
 			return bin
 		}
 		return ""
 	}}
-	res, err := tooldiscover.Tool.Call(context.Background(), env, runtime.Args{"category": "all"})
+	res, err := tooldiscover.Tool.Call(context.Background(), env, tools.Args{"category": "all"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := res.(tooldiscover.Out)
-	if err := runtimetest.CheckOutput(tooldiscover.Tool, out); err != nil {
+	if err := testkit.CheckOutput(tooldiscover.Tool, out); err != nil {
 		t.Fatalf("output does not conform to the output schema: %v", err)
 	}
 	g := out.Runtimes.Go

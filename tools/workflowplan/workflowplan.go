@@ -1,5 +1,5 @@
 // Package workflowplan is the workflow_plan tool: it routes a development task to the
-// capability catalog (runtime/routing) and returns every candidate with its evidence
+// capability catalog (tools/workflowplan/internal/routing) and returns every candidate with its evidence
 // and a four-phase plan. It only resolves tool names to label availability; it never
 // starts a process.
 package workflowplan
@@ -8,11 +8,11 @@ import (
 	"context"
 	"strings"
 
-	"github.com/windows-dev-agent/wda/runtime"
-	"github.com/windows-dev-agent/wda/runtime/capability"
-	"github.com/windows-dev-agent/wda/runtime/catalog"
-	"github.com/windows-dev-agent/wda/runtime/proc"
-	"github.com/windows-dev-agent/wda/runtime/routing"
+	"github.com/windows-dev-agent/wda/internal/catalog"
+	"github.com/windows-dev-agent/wda/internal/proc"
+	"github.com/windows-dev-agent/wda/tools"
+	"github.com/windows-dev-agent/wda/tools/internal/capability"
+	"github.com/windows-dev-agent/wda/tools/workflowplan/internal/routing"
 )
 
 // In is the input of workflow_plan.
@@ -25,7 +25,7 @@ type In struct {
 // Out is the result of workflow_plan. Planned is present only with status planned;
 // invalid_input and configuration_error carry just the status and error.
 type Out struct {
-	runtime.Status
+	tools.Status
 	*Planned
 }
 
@@ -37,27 +37,27 @@ type Planned struct {
 }
 
 // Tool is the workflow_plan tool definition.
-var Tool = runtime.Define(runtime.Def[In, Out]{
+var Tool = tools.Define(tools.Def[In, Out]{
 	Name:        "workflow_plan",
 	Order:       4,
 	Title:       "Plan workflow",
 	Description: "Route a development task to catalog capabilities with deterministic evidence (id and tag overlap), report every candidate and a four-phase plan (inspect, route, execute, verify). Never executes anything.",
-	Annotations: runtime.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false},
+	Annotations: tools.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false},
 	ProjectArg:  "cwd",
 	Classify:    classify,
 	Handle:      handle,
 })
 
-func init() { runtime.Register(Tool) }
+func init() { tools.Register(Tool) }
 
-func classify(runtime.Args) runtime.Class { return runtime.ReadOnly }
+func classify(tools.Args) tools.Class { return tools.ReadOnly }
 
-func handle(_ context.Context, env *runtime.Env, in In) (Out, error) {
+func handle(_ context.Context, env *tools.Env, in In) (Out, error) {
 	task := strings.TrimSpace(in.Task)
 	if task == "" {
 		return refuse("invalid_input", "task is required"), nil
 	}
-	dir, err := runtime.ResolveDir(env, in.Cwd)
+	dir, err := tools.ResolveDir(env, in.Cwd)
 	if err != nil {
 		return refuse("invalid_input", err.Error()), nil
 	}
@@ -67,7 +67,7 @@ func handle(_ context.Context, env *runtime.Env, in In) (Out, error) {
 	}
 	resolver := proc.NewResolver(env.Lookup)
 	route := routing.Plan(cat, task, in.Context, Availability(cat, resolver))
-	return Out{Status: runtime.Status{Status: "planned"}, Planned: &Planned{Task: task, ProjectDir: dir, Route: route}}, nil
+	return Out{Status: tools.Status{Status: "planned"}, Planned: &Planned{Task: task, ProjectDir: dir, Route: route}}, nil
 }
 
 // Availability labels each capability with the tool capability_run would select.
@@ -83,5 +83,5 @@ func Availability(cat *catalog.Catalog, r proc.Resolver) routing.Availability {
 }
 
 func refuse(status, msg string) Out {
-	return Out{Status: runtime.Status{Status: status, Error: msg}}
+	return Out{Status: tools.Status{Status: status, Error: msg}}
 }

@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	wdaruntime "github.com/windows-dev-agent/wda/runtime"
-	"github.com/windows-dev-agent/wda/runtime/routing"
-	"github.com/windows-dev-agent/wda/runtime/runtimetest"
+	"github.com/windows-dev-agent/wda/internal/testkit"
+	"github.com/windows-dev-agent/wda/tools"
 	"github.com/windows-dev-agent/wda/tools/workflowplan"
+	"github.com/windows-dev-agent/wda/tools/workflowplan/internal/routing"
 )
 
 // fakePath makes a PATH directory holding empty executables with these names.
@@ -28,15 +28,15 @@ func fakePath(t *testing.T, names ...string) string {
 	return dir
 }
 
-func call(t *testing.T, env *wdaruntime.Env, args map[string]any) map[string]any {
+func call(t *testing.T, env *tools.Env, args map[string]any) map[string]any {
 	t.Helper()
-	m, _ := runtimetest.Call(t, workflowplan.Tool, env, args)
+	m, _ := testkit.Call(t, workflowplan.Tool, env, args)
 	return m
 }
 
-func envWith(t *testing.T, path string, catalog []byte) *wdaruntime.Env {
+func envWith(t *testing.T, path string, catalog []byte) *tools.Env {
 	project := t.TempDir()
-	return &wdaruntime.Env{ProjectDir: project, Catalog: catalog, Getenv: func(k string) string {
+	return &tools.Env{ProjectDir: project, Catalog: catalog, Getenv: func(k string) string {
 		if k == "PATH" {
 			return path
 		}
@@ -90,7 +90,7 @@ func TestRefusals(t *testing.T) {
 	good := envWith(t, "", nil)
 	tests := []struct {
 		name   string
-		env    *wdaruntime.Env
+		env    *tools.Env
 		args   map[string]any
 		status string
 		errSub string
@@ -125,7 +125,7 @@ beta: {description: b, tags: [widget], tools: [{name: beta-tool, argv: [beta-too
 }
 
 func TestClassify(t *testing.T) {
-	if c := workflowplan.Tool.Classify(wdaruntime.Args{"task": "x"}); c != wdaruntime.ReadOnly {
+	if c := workflowplan.Tool.Classify(tools.Args{"task": "x"}); c != tools.ReadOnly {
 		t.Fatalf("class %s", c)
 	}
 }

@@ -10,14 +10,14 @@ import (
 	"os"
 
 	"github.com/windows-dev-agent/wda/gen"
-	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/tools"
 	_ "github.com/windows-dev-agent/wda/tools/all"
 )
 
 func main() {
 	out := flag.String("out", "dist", "dist directory")
 	flag.Parse()
-	files, err := gen.Render(runtime.Default())
+	files, err := gen.Render(tools.Default())
 	if err == nil {
 		err = gen.Write(*out, files)
 	}

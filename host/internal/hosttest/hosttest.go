@@ -5,11 +5,12 @@ package hosttest
 import (
 	"context"
 	"encoding/json"
+	"github.com/windows-dev-agent/wda/runtime"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/tools"
 )
 
 // ProjectIn is the input of the project-scoped probe.
@@ -25,7 +26,7 @@ type PlainIn struct {
 
 // Out echoes what the handler saw.
 type Out struct {
-	runtime.Status
+	tools.Status
 	Cwd        string `json:"cwd,omitempty"`
 	Path       string `json:"path,omitempty"`
 	ProjectDir string `json:"project_dir,omitempty"`
@@ -34,20 +35,20 @@ type Out struct {
 }
 
 // Registry holds "scoped" (ProjectArg cwd) and "plain" (not project-scoped).
-func Registry() *runtime.Registry {
-	reg := runtime.New()
-	reg.Register(runtime.Define(runtime.Def[ProjectIn, Out]{
+func Registry() *tools.Registry {
+	reg := tools.New()
+	reg.Register(tools.Define(tools.Def[ProjectIn, Out]{
 		Name: "scoped", Description: "project-scoped probe", ProjectArg: "cwd",
-		Classify: func(runtime.Args) runtime.Class { return runtime.ReadOnly },
-		Handle: func(_ context.Context, env *runtime.Env, in ProjectIn) (Out, error) {
-			return Out{Status: runtime.Status{Status: "ok"}, Cwd: in.Cwd, ProjectDir: env.ProjectDir, DataDir: env.DataDir, Host: env.Host}, nil
+		Classify: func(tools.Args) tools.Class { return tools.ReadOnly },
+		Handle: func(_ context.Context, env *tools.Env, in ProjectIn) (Out, error) {
+			return Out{Status: tools.Status{Status: "ok"}, Cwd: in.Cwd, ProjectDir: env.ProjectDir, DataDir: env.DataDir, Host: env.Host}, nil
 		},
 	}))
-	reg.Register(runtime.Define(runtime.Def[PlainIn, Out]{
+	reg.Register(tools.Define(tools.Def[PlainIn, Out]{
 		Name: "plain", Description: "plain probe",
-		Classify: func(runtime.Args) runtime.Class { return runtime.ReadOnly },
-		Handle: func(_ context.Context, env *runtime.Env, in PlainIn) (Out, error) {
-			return Out{Status: runtime.Status{Status: "ok"}, Path: in.Path, ProjectDir: env.ProjectDir, DataDir: env.DataDir, Host: env.Host}, nil
+		Classify: func(tools.Args) tools.Class { return tools.ReadOnly },
+		Handle: func(_ context.Context, env *tools.Env, in PlainIn) (Out, error) {
+			return Out{Status: tools.Status{Status: "ok"}, Path: in.Path, ProjectDir: env.ProjectDir, DataDir: env.DataDir, Host: env.Host}, nil
 		},
 	}))
 	return reg
@@ -57,7 +58,7 @@ func Registry() *runtime.Registry {
 type Session struct{ *mcp.ClientSession }
 
 // Open serves reg with opts over in-memory transports and returns a connected client.
-func Open(t testing.TB, reg *runtime.Registry, opts runtime.Options) *Session {
+func Open(t testing.TB, reg *tools.Registry, opts runtime.Options) *Session {
 	t.Helper()
 	ctx := context.Background()
 	srv := runtime.NewServer(reg, opts)

@@ -7,7 +7,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/tools"
 )
 
 // built is this test binary, which World.Install copies as the fake.
@@ -40,7 +40,7 @@ type World struct {
 	Bin string
 	// Env has ProjectDir = the test's root, DataDir = root/data (not created) and
 	// PATH = Bin; every other variable is empty.
-	Env *runtime.Env
+	Env *tools.Env
 	// Report is the report file a fake writes when its Config names it.
 	Report string
 }
@@ -53,7 +53,7 @@ func NewWorld(t *testing.T) *World {
 	if err := os.Mkdir(bin, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	env := &runtime.Env{DataDir: filepath.Join(root, "data"), ProjectDir: root, Getenv: func(k string) string {
+	env := &tools.Env{DataDir: filepath.Join(root, "data"), ProjectDir: root, Getenv: func(k string) string {
 		if k == "PATH" {
 			return bin
 		}

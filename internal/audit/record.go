@@ -1,0 +1,137 @@
+package audit
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/windows-dev-agent/wda/tools"
+)
+
+// SchemaVersion is the record format version written into every new record.
+const SchemaVersion = 1
+
+// Lifecycle events. Hooks use the host's event names; the MCP server uses EventToolCall.
+const (
+	EventPreToolUse         = "PreToolUse"
+	EventPostToolUse        = "PostToolUse"
+	EventPostToolUseFailure = "PostToolUseFailure"
+	EventPermissionRequest  = "PermissionRequest"
+	EventToolCall           = "tools/call"
+)
+
+// Execution outcomes (discovery.md §4.3): the only five legal values.
+const (
+	Succeeded     = "succeeded"
+	Failed        = "failed"
+	Unknown       = "unknown"
+	NotExecuted   = "not_executed"
+	NotApplicable = "not_applicable"
+)
+
+// Permission decisions a hook may record. HostDefault means the hook left the decision
+// to the host's own policy.
+const (
+	DecisionAllow       = "allow"
+	DecisionDeny        = "deny"
+	DecisionAsk         = "ask"
+	DecisionHostDefault = "host-default"
+)
+
+// TimeLayout is the ts format: UTC, fixed microsecond precision, "Z" suffix. Fixed width
+// keeps equal records equal in length, which the rotation tests rely on.
+const TimeLayout = "2006-01-02T15:04:05.000000Z07:00"
+
+// Record is one audit line. Field names are the JSON contract of discovery.md §4.2; only
+// derived metadata has a field here, so arguments, commands, paths, output and error
+// text cannot be stored by construction.
+//
+// Pointer fields distinguish "not established" (nil) from false/zero. The first block is
+// always written (null when nil); the rest are omitted when unset.
+type Record struct {
+	SchemaVersion    int     `json:"schema_version"`
+	TS               string  `json:"ts"`
+	LifecycleEvent   string  `json:"lifecycle_event"`
+	LifecycleSuccess *bool   `json:"lifecycle_success"`
+	Event            string  `json:"event"`
+	Success          *bool   `json:"success"`
+	ExecutionStarted *bool   `json:"execution_started"`
+	ExecutionOutcome string  `json:"execution_outcome"`
+	ResultStatus     *string `json:"result_status"`
+
+	SessionID          string   `json:"session_id,omitempty"`
+	AgentID            string   `json:"agent_id,omitempty"`
+	AgentType          string   `json:"agent_type,omitempty"`
+	ToolName           string   `json:"tool_name,omitempty"`
+	ToolUseID          string   `json:"tool_use_id,omitempty"`
+	DurationMS         *float64 `json:"duration_ms,omitempty"`
+	ErrorPresent       *bool    `json:"error_present,omitempty"`
+	PermissionDenied   *bool    `json:"permission_denied,omitempty"`
+	PermissionDecision string   `json:"permission_decision,omitempty"`
+	SafetyClass        string   `json:"safety_class,omitempty"`
+	Host               string   `json:"host,omitempty"`
+}
+
+// normalize fills what the writer owns: schema_version, ts, and the lifecycle/legacy
+// mirrors (a caller may supply either spelling; both are written).
+func (r Record) normalize(now time.Time) Record {
+	if r.SchemaVersion == 0 {
+		r.SchemaVersion = SchemaVersion
+	}
+	if r.TS == "" {
+		r.TS = now.UTC().Format(TimeLayout)
+	}
+	if r.LifecycleEvent == "" {
+		r.LifecycleEvent = r.Event
+	}
+	if r.Event == "" {
+		r.Event = r.LifecycleEvent
+	}
+	if r.LifecycleSuccess == nil {
+		r.LifecycleSuccess = r.Success
+	}
+	if r.Success == nil {
+		r.Success = r.LifecycleSuccess
+	}
+	return r
+}
+
+// validate rejects records that would corrupt the enums readers count on.
+func (r Record) validate() error {
+	switch r.ExecutionOutcome {
+	case Succeeded, Failed, Unknown, NotExecuted, NotApplicable:
+	default:
+		return fmt.Errorf("audit: execution_outcome %q is not one of succeeded, failed, unknown, not_executed, not_applicable", r.ExecutionOutcome)
+	}
+	if r.LifecycleEvent == "" {
+		return fmt.Errorf("audit: lifecycle_event (or event) must be set")
+	}
+	switch r.PermissionDecision {
+	case "", DecisionAllow, DecisionDeny, DecisionAsk, DecisionHostDefault:
+	default:
+		return fmt.Errorf("audit: permission_decision %q is not one of allow, deny, ask, host-default", r.PermissionDecision)
+	}
+	if r.SafetyClass != "" {
+		if _, ok := tools.ParseClass(r.SafetyClass); !ok {
+			return fmt.Errorf("audit: safety_class %q is not a known class", r.SafetyClass)
+		}
+	}
+	return nil
+}
+
+// line renders r as one JSON line ending in "\n". HTML escaping is off so non-ASCII and
+// <>& are kept as written; encoding/json escapes control characters, so a record can
+// never contain a raw newline.
+func (r Record) line() ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(r); err != nil {
+		return nil, fmt.Errorf("audit: encoding record: %w", err)
+	}
+	if buf.Len() > MaxRecordBytes {
+		return nil, fmt.Errorf("audit: record is %d bytes, more than the %d-byte limit", buf.Len(), MaxRecordBytes)
+	}
+	return buf.Bytes(), nil
+}

@@ -1,0 +1,194 @@
+package capability
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/windows-dev-agent/wda/internal/catalog"
+	"github.com/windows-dev-agent/wda/internal/plan"
+	"github.com/windows-dev-agent/wda/internal/proc"
+	"github.com/windows-dev-agent/wda/tools"
+)
+
+// Timeout bounds of a capability run, in seconds.
+const (
+	DefaultTimeoutSeconds = 120
+	MinTimeoutSeconds     = 1
+	MaxTimeoutSeconds     = 600
+)
+
+// Error texts that are part of the contract.
+const (
+	ErrForbidden         = "Capability is forbidden"
+	ErrIdentityUnknown   = "Executable identity could not be established"
+	ErrStaleExecutable   = "Resolved executable no longer matches the reviewed plan"
+	ErrStaleIdentity     = "Executable identity no longer matches the reviewed plan"
+	ErrChangedAtLaunch   = "Executable identity changed between review and launch; plan again and review the new identity"
+	ErrExpectedMissing   = "expected_executable is required when execute is true: echo executable from the reviewed execute:false plan"
+	ErrExpectedMalformed = "expected_executable_identity_kind and expected_executable_identity_sha256 are required when execute is true: echo them from the reviewed plan (kind file, app_execution_alias or powershell_script; sha256 of 64 hexadecimal characters)"
+)
+
+// Engine plans and executes catalog capabilities. Every field is required.
+type Engine struct {
+	Catalog  *catalog.Catalog
+	Resolver proc.Resolver
+	Runner   proc.Runner
+	// Fingerprint is proc.Fingerprint in production.
+	Fingerprint func(path string) (proc.Identity, error)
+	// SamePath is proc.SamePath in production (plan.CheckEchoWith's path rule).
+	SamePath func(a, b string) bool
+}
+
+// Request is one capability_run call after the project directory is resolved.
+type Request struct {
+	Capability string
+	ExtraArgs  []string
+	// Dir is the absolute working directory of the run.
+	Dir     string
+	Execute bool
+	// Expected is the identity echoed from the reviewed plan.
+	Expected tools.Identity
+	// TimeoutSeconds is clamped to [1, 600]; zero means 120.
+	TimeoutSeconds int
+}
+
+// SelectTool returns the first tool of cp whose argv[0] resolves, with the absolute
+// executable path.
+func SelectTool(cp catalog.Capability, r proc.Resolver) (catalog.Tool, string, bool) {
+	for _, t := range cp.Tools {
+		if path, ok := r.Resolve(t.Argv[0]); ok {
+			return t, path, true
+		}
+	}
+	return catalog.Tool{}, "", false
+}
+
+// ClampTimeout applies the default and the [1, 600] s bounds.
+func ClampTimeout(seconds int) time.Duration {
+	switch {
+	case seconds == 0:
+		seconds = DefaultTimeoutSeconds
+	case seconds < MinTimeoutSeconds:
+		seconds = MinTimeoutSeconds
+	case seconds > MaxTimeoutSeconds:
+		seconds = MaxTimeoutSeconds
+	}
+	return time.Duration(seconds) * time.Second
+}
+
+// Run plans req and, when req.Execute is true, executes it. Every refusal before a
+// process starts reports execution_started false.
+func (e *Engine) Run(ctx context.Context, req Request) Result {
+	// 2. Unknown id.
+	cp, ok := e.Catalog.Get(req.Capability)
+	if !ok {
+		ids := e.Catalog.IDs()
+		slices.Sort(ids)
+		return Result{Status: tools.Status{Status: "unknown_capability",
+			Error: fmt.Sprintf("Unknown capability: %s", req.Capability)},
+			Capability: req.Capability, Available: ids}
+	}
+	res := Result{Capability: cp.ID, Description: cp.Description}
+
+	// 3. Tool selection.
+	tool, exe, ok := SelectTool(cp, e.Resolver)
+	if !ok {
+		res.Status = tools.Status{Status: "unavailable",
+			Error: fmt.Sprintf("None of the configured tools of %s is installed: %s", cp.ID, strings.Join(cp.ToolNames(), ", "))}
+		res.SafetyClass = cp.Safety
+		res.CheckedTools = cp.ToolNames()
+		return res
+	}
+
+	// 4. extra_args are literal argv elements; an empty one is never meaningful.
+	for i, a := range req.ExtraArgs {
+		if a == "" {
+			return invalid(res, fmt.Sprintf("extra_args[%d] must be a non-empty string", i))
+		}
+		if strings.ContainsRune(a, 0) {
+			return invalid(res, fmt.Sprintf("extra_args[%d] must not contain a NUL character", i))
+		}
+	}
+
+	// 5. Effective class, argv, identity, plan.
+	class := EffectiveClass(cp.Safety, req.ExtraArgs)
+	argv := append(append([]string{exe}, tool.Argv[1:]...), req.ExtraArgs...)
+	res.BaseSafetyClass = cp.Safety
+	res.SafetyClass = class
+	res.Plan = &Plan{Tool: tool.Name, Executable: exe, Argv: argv, Command: plan.Command(argv),
+		RequiresHostApproval: RequiresHostApproval(class)}
+	id, err := e.Fingerprint(exe)
+	// 6. Identity not establishable.
+	if err != nil || !id.Valid() {
+		res.Status = tools.Status{Status: "unavailable", Error: ErrIdentityUnknown}
+		return res
+	}
+	res.ExecutableIdentityKind = id.Kind
+	res.ExecutableIdentitySHA256 = strings.ToLower(id.SHA256)
+
+	// 7. Not executing: the plan.
+	if !req.Execute {
+		res.Status = tools.Status{Status: "planned"}
+		return res
+	}
+	// 8. Forbidden, before any echo check.
+	if class == tools.Forbidden {
+		res.Status = tools.Status{Status: "blocked", Error: ErrForbidden}
+		return res
+	}
+	// 9. Identity echo (the rules of plan.CheckEcho, in capability_run's words).
+	seal, refusal := plan.CheckEchoWith(e.SamePath, req.Expected, exe, id)
+	if refusal != nil {
+		res.Status = tools.Status{Status: refusal.Status, Error: echoError(refusal)}
+		return res
+	}
+	// 10. cwd.
+	if fi, err := os.Stat(req.Dir); req.Dir == "" || err != nil || !fi.IsDir() {
+		return invalid(res, "Not a directory: "+req.Dir)
+	}
+	// 11. Run, sealed to the reviewed identity.
+	rc := e.Runner.Run(ctx, proc.Request{Argv: slices.Clone(argv), Dir: req.Dir,
+		Timeout: ClampTimeout(req.TimeoutSeconds), Expected: seal})
+	return merge(res, rc)
+}
+
+// echoError is capability_run's error text for a refused echo.
+func echoError(r *plan.Refusal) string {
+	switch r.Rule {
+	case plan.EchoMissing:
+		return ErrExpectedMissing
+	case plan.EchoPathChanged:
+		return ErrStaleExecutable
+	case plan.EchoMalformed:
+		return ErrExpectedMalformed
+	case plan.EchoIdentityChanged:
+		return ErrStaleIdentity
+	}
+	return r.Error
+}
+
+// merge applies the receipt over the plan, then the status over both.
+func merge(res Result, rc proc.Receipt) Result {
+	res.Receipt = plan.FromReceipt(rc)
+	if len(rc.Argv) > 0 {
+		res.Argv = slices.Clone(rc.Argv)
+	}
+	switch {
+	case plan.ChangedAtSpawn(rc):
+		res.Status = plan.Merge("stale_plan", ErrChangedAtLaunch, rc)
+	case rc.Succeeded:
+		res.Status = plan.Merge("completed", "", rc)
+	default:
+		res.Status = plan.Merge("failed", "", rc)
+	}
+	return res
+}
+
+func invalid(res Result, msg string) Result {
+	res.Status = tools.Status{Status: "invalid_input", Error: msg}
+	return res
+}

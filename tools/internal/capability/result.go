@@ -1,0 +1,54 @@
+package capability
+
+import (
+	"github.com/windows-dev-agent/wda/internal/plan"
+	"github.com/windows-dev-agent/wda/internal/proc"
+	"github.com/windows-dev-agent/wda/schema"
+	"github.com/windows-dev-agent/wda/tools"
+)
+
+// Result is the capability_run result. Its JSON is the reference's merged map: plan
+// fields, then the runner receipt, then status and error. Which fields appear depends
+// on the outcome: unknown_capability carries capability and available; a capability
+// with no installed tool carries description, safety_class and checked_tools; a plan
+// (and everything after it) carries the Plan fields; a run adds the receipt fields.
+type Result struct {
+	tools.Status
+	Capability      string      `json:"capability,omitempty" jsonschema:"description=The capability id."`
+	Available       []string    `json:"available,omitempty" jsonschema:"description=Sorted catalog ids (unknown_capability only)."`
+	Description     string      `json:"description,omitempty"`
+	BaseSafetyClass tools.Class `json:"base_safety_class,omitempty" jsonschema:"enum=read-only,enum=reversible,enum=approval-required,enum=forbidden,description=The catalog class of the capability."`
+	SafetyClass     tools.Class `json:"safety_class,omitempty" jsonschema:"enum=read-only,enum=reversible,enum=approval-required,enum=forbidden,description=Effective class of this call (extra_args make it approval-required)."`
+	CheckedTools    []string    `json:"checked_tools,omitempty" jsonschema:"description=Configured tools of which none is installed (unavailable only)."`
+	*Plan
+	*plan.Receipt
+}
+
+// Plan is the reviewed plan of an execute:false call, repeated in every later outcome.
+type Plan struct {
+	Tool                     string            `json:"tool" jsonschema:"description=Name of the selected configured tool."`
+	Executable               string            `json:"executable" jsonschema:"description=Absolute resolved executable; echo it as expected_executable."`
+	ExecutableIdentityKind   proc.IdentityKind `json:"executable_identity_kind,omitempty" jsonschema:"enum=file,enum=app_execution_alias,enum=powershell_script,description=Echo as expected_executable_identity_kind."`
+	ExecutableIdentitySHA256 string            `json:"executable_identity_sha256,omitempty" jsonschema:"description=Echo as expected_executable_identity_sha256."`
+	Argv                     []string          `json:"argv" jsonschema:"description=Exact argv; argv[0] is the absolute executable. Never shell-joined."`
+	Command                  string            `json:"command" jsonschema:"description=Windows-style rendering of argv for display only."`
+	RequiresHostApproval     bool              `json:"requires_host_approval" jsonschema:"description=True for reversible and approval-required calls: the host owns that approval."`
+}
+
+// JSONSchemaExtend keeps the receipt descriptions capability_run publishes;
+// plan.Receipt carries none because the other plan-first tools publish none.
+func (Result) JSONSchemaExtend(s *schema.Schema) {
+	describe := func(name, text string) {
+		p, ok := s.Properties.Get(name)
+		if !ok {
+			panic("capability: Result has no " + name + " property")
+		}
+		if len(p.OneOf) > 0 { // nullable: the description sits on the non-null branch
+			p = p.OneOf[0]
+		}
+		p.Description = text
+	}
+	describe("returncode", "Exit code; null when the process never started or its exit was not observed.")
+	describe("stdout", "Tail of stdout (at most 8000 bytes).")
+	describe("stderr", "Tail of stderr (at most 4000 bytes).")
+}

@@ -1,0 +1,37 @@
+// Package discovery owns the environment snapshot that env_inspect returns: the
+// canonical tri-state model (discovery.md §1), the producers that fill it (a native
+// Windows producer, a PowerShell producer for optional features only, and a portable
+// producer for Linux and macOS), the data-dir cache with its generation token
+// (discovery.md §3), and the static WSL route state that sandbox_run plans with
+// (tools.md §6.1, discovery.md §2.4.7).
+//
+// Tri-states are *bool: true = observed present, false = observed absent, nil = not
+// established. A nil is never collapsed to false on the way through the cache, the
+// model output or the audit log, and every tri-state key is always emitted (as null).
+//
+// It must never:
+//   - start a process except through internal/proc (the PowerShell producer and
+//     vswhere.exe are the only processes; developer tools are never launched);
+//   - launch wsl.exe, for discovery or for route planning;
+//   - collect or emit the keys of discovery.md §1.12 (username, domain, computer
+//     name, git identity, module inventory, PATH contents, environment values);
+//   - write to stdout (logs go to the injected slog.Logger, stderr by default);
+//   - serve or publish a cache entry produced under an older generation.
+//
+// Deliberate decisions where the reference leaves a choice (README.md rule 4):
+//   - available_isolation_options lists "wsl" by wsl_available (the router's
+//     authority), not by wsl_installed; probe_states.wsl still follows wsl_installed.
+//   - processor_count counts processor packages (sockets), as the reference does.
+//   - The Store WSL package fact is read natively from the per-user AppModel package
+//     repository in the registry instead of Get-AppxPackage, so PowerShell is used for
+//     optional features only. A missing repository key leaves the fact null.
+//   - Optional features are queried with Get-WindowsOptionalFeature -Online and, when
+//     that fails (it needs elevation), with Win32_OptionalFeature (no elevation):
+//     InstallState 1 = Enabled, 2 = Disabled, 3 = Absent (false); anything else is
+//     not established.
+//   - dev_drive_state is "unsupported_api" with dev_drive_enabled null and no error
+//     when GetDeveloperDriveEnablementState does not exist (older Windows builds).
+//   - Off Windows every Windows-only fact is null and one error names the platform,
+//     so a Linux or macOS snapshot is always degraded: that is honest, not a failure.
+//   - The snapshot carries "schema_version": 1 as its first key.
+package discovery

@@ -1,0 +1,170 @@
+package mcpconfig
+
+import (
+	"errors"
+	"io/fs"
+	"path/filepath"
+	"strings"
+
+	"github.com/windows-dev-agent/wda/internal/guard"
+	"github.com/windows-dev-agent/wda/tools"
+	"github.com/windows-dev-agent/wda/tools/internal/tomlmini"
+)
+
+// Source is one config file to summarise.
+type Source struct {
+	// Path is the absolute path reported as the summary's file.
+	Path string
+	// Root, when set, is the project root: the file is read with the guarded project
+	// reader (no links, contained, one verified handle). Otherwise a plain bounded read.
+	Root string
+	// TOML marks a Codex config.toml ([mcp_servers.*] tables).
+	TOML bool
+}
+
+// ProjectFiles are the project-relative MCP configs, in report order.
+var ProjectFiles = []string{".mcp.json", filepath.Join(".continue", "config.json")}
+
+// ProjectSources returns the project configs under root.
+func ProjectSources(root string) []Source {
+	out := make([]Source, len(ProjectFiles))
+	for i, rel := range ProjectFiles {
+		out[i] = Source{Path: filepath.Join(root, rel), Root: root}
+	}
+	return out
+}
+
+// HostSources returns the user-level configs: ~/.claude.json, then
+// %APPDATA%\Claude\claude_desktop_config.json when APPDATA is set, then on Codex
+// $CODEX_HOME/config.toml. Locations come from the per-call environment only.
+func HostSources(env *tools.Env) []Source {
+	var out []Source
+	if home := HomeDir(env); home != "" {
+		out = append(out, Source{Path: filepath.Join(home, ".claude.json")})
+	}
+	if appdata := strings.TrimSpace(env.Lookup("APPDATA")); appdata != "" && filepath.IsAbs(appdata) {
+		out = append(out, Source{Path: filepath.Join(appdata, "Claude", "claude_desktop_config.json")})
+	}
+	if env.Host == "codex" {
+		if ch := CodexHome(env); ch != "" {
+			out = append(out, Source{Path: filepath.Join(ch, "config.toml"), TOML: true})
+		}
+	}
+	return out
+}
+
+// HomeDir is HOME, else USERPROFILE, from the per-call environment ("" when neither
+// is an absolute path).
+func HomeDir(env *tools.Env) string {
+	for _, k := range []string{"HOME", "USERPROFILE"} {
+		if h := strings.TrimSpace(env.Lookup(k)); h != "" && filepath.IsAbs(h) {
+			return filepath.Clean(h)
+		}
+	}
+	return ""
+}
+
+// CodexHome is CODEX_HOME, else ~/.codex ("" when neither can be established).
+func CodexHome(env *tools.Env) string {
+	if ch := strings.TrimSpace(env.Lookup("CODEX_HOME")); ch != "" {
+		if strings.HasPrefix(ch, "~") {
+			ch = expandHome(env, ch)
+		}
+		if filepath.IsAbs(ch) {
+			return filepath.Clean(ch)
+		}
+		return ""
+	}
+	if home := HomeDir(env); home != "" {
+		return filepath.Join(home, ".codex")
+	}
+	return ""
+}
+
+func expandHome(env *tools.Env, p string) string {
+	if p == "~" || strings.HasPrefix(p, "~/") || strings.HasPrefix(p, `~\`) {
+		if home := HomeDir(env); home != "" {
+			return filepath.Join(home, p[1:])
+		}
+	}
+	return p
+}
+
+// ExplicitSource turns a caller's config_path into a source: ~ is expanded, a relative
+// path is taken under root, and a path lexically inside the project (root, or
+// lexicalRoot — the project directory before links were resolved) is read through the
+// project guard. Links are not resolved here: whether one is crossed is the guard's
+// decision.
+func ExplicitSource(env *tools.Env, root, lexicalRoot, p string) Source {
+	p = expandHome(env, strings.TrimSpace(p))
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(root, p)
+	}
+	p = filepath.Clean(p)
+	return Source{Path: p, TOML: strings.EqualFold(filepath.Ext(p), ".toml")}.Contained(root, lexicalRoot)
+}
+
+// Contained returns s set to use the guarded project reader when its path lies
+// lexically inside root (or lexicalRoot): "paths lexically inside the project get the
+// containment-checked reader" (tools.md §3.10), whichever list they came from.
+func (s Source) Contained(root, lexicalRoot string) Source {
+	switch {
+	case s.Root != "":
+	case root != "" && guard.Within(root, s.Path):
+		s.Root = root
+	case lexicalRoot != "" && guard.Within(lexicalRoot, s.Path):
+		s.Root = lexicalRoot
+	}
+	return s
+}
+
+// AppendUnique appends s unless a source with the same path is already listed.
+func AppendUnique(list []Source, s Source) []Source {
+	for _, o := range list {
+		if guard.Within(o.Path, s.Path) && guard.Within(s.Path, o.Path) {
+			return list
+		}
+	}
+	return append(list, s)
+}
+
+// Read reads and summarises one source. ok is false when the file does not exist
+// (missing files are omitted from reports); any other failure is a Config with Error.
+func Read(s Source) (c Config, ok bool) {
+	var b []byte
+	var err error
+	if s.Root != "" {
+		b, err = guard.ReadProject(s.Root, s.Path)
+	} else {
+		b, err = guard.ReadHost(s.Path)
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return Config{}, false
+	}
+	if err != nil {
+		return Config{File: s.Path, Error: err.Error(), Servers: []Server{}}, true
+	}
+	if s.TOML {
+		doc, err := tomlmini.Parse(b)
+		if err != nil {
+			return Config{File: s.Path, Error: "invalid TOML: " + err.Error(), Servers: []Server{}}, true
+		}
+		return Summarize(s.Path, doc, "mcp_servers"), true
+	}
+	doc, err := guard.DecodeObject(b)
+	if err != nil {
+		return Config{File: s.Path, Error: err.Error(), Servers: []Server{}}, true
+	}
+	return Summarize(s.Path, doc, "mcpServers"), true
+}
+
+// ReadAll reads every source in order, omitting missing files.
+func ReadAll(sources []Source) []Config {
+	out := []Config{}
+	for _, s := range sources {
+		if c, ok := Read(s); ok {
+			out = append(out, c)
+		}
+	}
+	return out
+}

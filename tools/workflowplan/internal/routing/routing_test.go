@@ -1,0 +1,271 @@
+package routing_test
+
+import (
+	"encoding/json"
+	"flag"
+	"github.com/windows-dev-agent/wda/internal/catalog"
+	"github.com/windows-dev-agent/wda/internal/testkit"
+	"github.com/windows-dev-agent/wda/tools"
+	"github.com/windows-dev-agent/wda/tools/workflowplan/internal/routing"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	wda "github.com/windows-dev-agent/wda"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func TestTokens(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"run the Python tests", []string{"python", "run", "test", "tests", "the"}},
+		{"a b c", []string{}},
+		{"Unit-Tests", []string{"test", "tests", "unit", "unit-test", "unit-tests"}},
+		{"class pass", []string{"class", "pass"}},
+		{"bus gas", []string{"bus", "gas"}}, // not longer than 3 chars: no singular
+		{"dotnet.tests+x", []string{"dotnet", "dotnet.tests+x", "test", "tests"}},
+		{"C# / C++ builds!", []string{"builds", "build", "c++"}},
+		{"go_mod__tidy", []string{"go", "go_mod__tidy", "mod", "tidy"}},
+		{"tests.", []string{"test", "tests", "tests."}},
+		{"ÜBER über", []string{"ber"}}, // non-ASCII letters split runs
+	}
+	for _, tt := range tests {
+		got := routing.Tokens(tt.in)
+		want := append([]string{}, tt.want...)
+		slicesSort(want)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("Tokens(%q) (-want +got):\n%s", tt.in, diff)
+		}
+	}
+}
+
+func slicesSort(s []string) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+// avail answers from a fixed map of capability id to tool name.
+func avail(m map[string]string) routing.Availability {
+	return func(id string) (string, bool) { n, ok := m[id]; return n, ok }
+}
+
+func mustLoad(t *testing.T, src string) *catalog.Catalog {
+	t.Helper()
+	c, err := catalog.Load([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+const tieCatalog = `
+alpha: {description: First widget helper., safety: reversible, tags: [widget], tools: [{name: alpha-tool, argv: [alpha-tool]}]}
+beta: {description: Second widget helper., safety: read-only, tags: [widget], tools: [{name: beta-tool, argv: [beta-tool]}]}
+gamma: {description: Unrelated gadget., safety: approval-required, tags: [gadget], tools: [{name: gamma-tool, argv: [gamma-tool]}]}
+`
+
+type scenario struct {
+	name          string
+	catalog       string // "" means the shipped catalog
+	task, context string
+	available     map[string]string
+	check         func(t *testing.T, r routing.Route)
+}
+
+func scenarios() []scenario {
+	shippedAll := map[string]string{"inspect-git": "git", "lint-python": "ruff", "test-python": "pytest",
+		"test-dotnet": "dotnet", "build-dotnet": "dotnet", "create-pr": "gh", "test-go": "go", "build-go": "go"}
+	return []scenario{
+		{name: "python_tests_selected", task: "run the Python tests", available: map[string]string{"test-python": "pytest"},
+			check: func(t *testing.T, r routing.Route) {
+				want(t, r, routing.Selected, "test-python", "test-python")
+				c := r.CandidateCapabilities
+				if c[0].Capability != "test-python" || c[0].DiscriminatingScore != 1 || c[0].IdentityScore != 2 {
+					t.Errorf("top candidate %+v", c[0])
+				}
+				if diff := cmp.Diff([]string{"python"}, c[0].DiscriminatingMatches); diff != "" {
+					t.Errorf("discriminating matches (-want +got):\n%s", diff)
+				}
+				if c[1].Capability != "lint-python" || c[1].DiscriminatingScore != 1 || c[1].IdentityScore != 1 {
+					t.Errorf("second candidate %+v", c[1])
+				}
+				for _, x := range c {
+					if x.Capability == "test-dotnet" && (x.DiscriminatingScore != 0 || x.IdentityScore != 1) {
+						t.Errorf("test-dotnet %+v", x)
+					}
+				}
+				if r.RouteDiscriminator != nil {
+					t.Errorf("selected route has a discriminator %+v", r.RouteDiscriminator)
+				}
+				if r.Phases[1].Action != "Select capability test-python" || r.Phases[2].SafetyClass != tools.Reversible {
+					t.Errorf("phases %+v", r.Phases)
+				}
+			}},
+		{name: "python_tests_without_pytest", task: "run the Python tests", available: map[string]string{"lint-python": "ruff"},
+			check: func(t *testing.T, r routing.Route) {
+				want(t, r, routing.MatchedUnavailable, "test-python", "")
+				d := r.RouteDiscriminator
+				if d == nil || !cmp.Equal(d.Candidates, []string{"test-python"}) || !cmp.Equal(d.Rank, []int{1, 2, r.MatchedCandidate.DescriptionScore}) ||
+					!cmp.Equal(d.ConfiguredTools, map[string][]string{"test-python": {"pytest"}}) || d.Availability != nil {
+					t.Errorf("discriminator %+v", d)
+				}
+				if !strings.Contains(r.Phases[1].Action, "configured tools are available") || !strings.Contains(r.Phases[1].Action, "test-python") {
+					t.Errorf("route action %q", r.Phases[1].Action)
+				}
+				if r.Phases[2].SafetyClass != routing.Unresolved {
+					t.Errorf("execute phase %+v", r.Phases[2])
+				}
+			}},
+		{name: "go_tests_selected", task: "run the go tests", available: shippedAll,
+			check: func(t *testing.T, r routing.Route) {
+				want(t, r, routing.Selected, "test-go", "test-go")
+				if *r.SelectedCandidate.AvailableTool != "go" {
+					t.Errorf("available tool %v", r.SelectedCandidate.AvailableTool)
+				}
+			}},
+		{name: "generic_words_only", task: "run tests", available: shippedAll,
+			check: func(t *testing.T, r routing.Route) {
+				want(t, r, routing.NoMatch, "", "")
+				d := r.RouteDiscriminator
+				if d == nil || len(d.Candidates) == 0 || len(d.Candidates) > 5 || d.Rank != nil || !strings.Contains(d.Reason, "generic identity overlap") {
+					t.Errorf("discriminator %+v", d)
+				}
+			}},
+		{name: "nothing_in_common", task: "paint fence", available: shippedAll,
+			check: func(t *testing.T, r routing.Route) {
+				want(t, r, routing.NoMatch, "", "")
+				if r.RouteDiscriminator != nil {
+					t.Errorf("discriminator %+v, want null", r.RouteDiscriminator)
+				}
+			}},
+		{name: "context_discriminates", task: "run the tests", context: "this is a .NET project, use dotnet", available: shippedAll,
+			check: func(t *testing.T, r routing.Route) { want(t, r, routing.Selected, "test-dotnet", "test-dotnet") }},
+		{name: "tie", catalog: tieCatalog, task: "use the widget", available: map[string]string{"alpha": "alpha-tool", "beta": "beta-tool"},
+			check: func(t *testing.T, r routing.Route) {
+				want(t, r, routing.Ambiguous, "", "")
+				d := r.RouteDiscriminator
+				if d == nil || !cmp.Equal(d.Candidates, []string{"alpha", "beta"}) || d.ConfiguredTools != nil {
+					t.Fatalf("discriminator %+v", d)
+				}
+				if !strings.Contains(r.Phases[1].Action, "tied") || r.Phases[2].SafetyClass != routing.Unresolved {
+					t.Errorf("phases %+v", r.Phases)
+				}
+			}},
+		{name: "tie_not_broken_by_availability", catalog: tieCatalog, task: "use the widget", available: map[string]string{"beta": "beta-tool"},
+			check: func(t *testing.T, r routing.Route) {
+				want(t, r, routing.Ambiguous, "", "")
+				d := r.RouteDiscriminator
+				b := "beta-tool"
+				if diff := cmp.Diff(map[string]*string{"alpha": nil, "beta": &b}, d.Availability); diff != "" {
+					t.Errorf("availability (-want +got):\n%s", diff)
+				}
+			}},
+		{name: "description_only", catalog: tieCatalog, task: "second helper", available: map[string]string{"alpha": "alpha-tool", "beta": "beta-tool"},
+			check: func(t *testing.T, r routing.Route) {
+				want(t, r, routing.NoMatch, "", "")
+				top := r.CandidateCapabilities[0]
+				if top.Capability != "beta" || top.DescriptionScore != 2 || top.DiscriminatingScore != 0 {
+					t.Errorf("top %+v", top)
+				}
+				d := r.RouteDiscriminator
+				if d == nil || !strings.Contains(d.Reason, "description-only") || !cmp.Equal(d.Candidates, []string{"beta", "alpha"}) {
+					t.Errorf("discriminator %+v", d)
+				}
+			}},
+		{name: "unique_unavailable_no_fallback", catalog: tieCatalog, task: "gadget widget", available: map[string]string{"alpha": "alpha-tool", "beta": "beta-tool"},
+			check: func(t *testing.T, r routing.Route) {
+				// All three have one discriminating match, so the rank ties three ways.
+				want(t, r, routing.Ambiguous, "", "")
+			}},
+		{name: "unique_gadget_unavailable", catalog: tieCatalog, task: "the gadget", available: map[string]string{"alpha": "alpha-tool", "beta": "beta-tool"},
+			check: func(t *testing.T, r routing.Route) {
+				want(t, r, routing.MatchedUnavailable, "gamma", "")
+				if !strings.Contains(r.Phases[1].Action, "configured tools are available") {
+					t.Errorf("route action %q", r.Phases[1].Action)
+				}
+			}},
+	}
+}
+
+func want(t *testing.T, r routing.Route, status, matched, selected string) {
+	t.Helper()
+	if r.SelectionStatus != status {
+		t.Fatalf("selection_status = %q, want %q", r.SelectionStatus, status)
+	}
+	name := func(c *routing.Candidate) string {
+		if c == nil {
+			return ""
+		}
+		return c.Capability
+	}
+	if name(r.MatchedCandidate) != matched || name(r.SelectedCandidate) != selected {
+		t.Fatalf("matched %q selected %q, want %q %q", name(r.MatchedCandidate), name(r.SelectedCandidate), matched, selected)
+	}
+	if len(r.Phases) != 4 {
+		t.Fatalf("%d phases", len(r.Phases))
+	}
+	for i, p := range []string{"inspect", "route", "execute", "verify"} {
+		if r.Phases[i].Phase != p {
+			t.Errorf("phase %d = %q, want %q", i, r.Phases[i].Phase, p)
+		}
+	}
+	if (selected == "") != (r.Phases[2].SafetyClass == routing.Unresolved) {
+		t.Errorf("execute safety %q with selection %q", r.Phases[2].SafetyClass, selected)
+	}
+}
+
+func TestPlan(t *testing.T) {
+	for _, sc := range scenarios() {
+		t.Run(sc.name, func(t *testing.T) {
+			src := sc.catalog
+			if src == "" {
+				src = string(wda.CapabilitiesYAML)
+			}
+			cat := mustLoad(t, src)
+			r := routing.Plan(cat, sc.task, sc.context, avail(sc.available))
+			if len(r.CandidateCapabilities) != len(cat.IDs()) {
+				t.Fatalf("%d candidates for %d capabilities: all must be returned", len(r.CandidateCapabilities), len(cat.IDs()))
+			}
+			sc.check(t, r)
+			golden(t, sc.name, r)
+		})
+	}
+}
+
+func golden(t *testing.T, name string, v any) {
+	t.Helper()
+	got, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testkit.Golden(t, filepath.Join("testdata", name+".golden.json"), append(got, '\n'), *update)
+}
+
+func TestSortOrder(t *testing.T) {
+	cat := mustLoad(t, `
+b-one: {description: python python, tags: [python], tools: [{name: x1, argv: [x1]}]}
+a-two: {description: python thing, tags: [python], tools: [{name: x2, argv: [x2]}]}
+c-three: {description: other, tags: [python, test], tools: [{name: x3, argv: [x3]}]}
+d-four: {description: nothing, tools: [{name: x4, argv: [x4]}]}
+`)
+	r := routing.Plan(cat, "python test", "", nil)
+	var got []string
+	for _, c := range r.CandidateCapabilities {
+		got = append(got, c.Capability)
+	}
+	// c-three: (1,2,0); a-two and b-one: (1,1,1) -> id order; d-four: (0,0,0).
+	if diff := cmp.Diff([]string{"c-three", "a-two", "b-one", "d-four"}, got); diff != "" {
+		t.Errorf("order (-want +got):\n%s", diff)
+	}
+	if r.SelectionStatus != routing.MatchedUnavailable {
+		t.Errorf("nil availability: status %q", r.SelectionStatus)
+	}
+}
