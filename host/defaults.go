@@ -27,4 +27,3 @@ func DefaultProjectDir(getenv func(string) string) string {
 	d, _ := os.Getwd()
 	return d
 }
-

@@ -30,8 +30,8 @@ func (e *BindError) Error() string { return e.Msg }
 // Generic binds nothing: project arguments are used as given.
 type Generic struct{}
 
-func (Generic) Name() string                                                { return "generic" }
-func (Generic) Instructions() string                                        { return "" }
+func (Generic) Name() string                                                   { return "generic" }
+func (Generic) Instructions() string                                           { return "" }
 func (Generic) AdvertisedSchema(_ tools.Tool, s *schema.Schema) *schema.Schema { return s }
 func (Generic) Bind(context.Context, tools.Tool, map[string]any, *tools.Env) error {
 	return nil
