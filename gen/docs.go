@@ -27,7 +27,12 @@ type docData struct {
 // safetyLine says how a tool's calls are classified, from Classify itself: the class
 // with default arguments and, when different, with everything switched on.
 func safetyLine(t tools.Tool) string {
-	plain, wide := t.Classify(tools.Args{}), t.Classify(widest(t))
+	plain, wide := t.Classify(tools.Args{}), t.MaxClass()
+	for _, r := range t.Classification().Rules {
+		if r.Catalog != nil {
+			return string(plain) + " to plan; to run, the capability's class in the catalog (forbidden ones are blocked; extra arguments make it approval-required)"
+		}
+	}
 	if plain == wide {
 		return string(plain)
 	}

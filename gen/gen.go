@@ -65,33 +65,13 @@ func marshal(v any) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// widest are arguments that switch on everything a tool's classification depends on:
-// every boolean true, every string set (an unknown capability id counts as
-// approval-required), every array non-empty.
-func widest(t tools.Tool) tools.Args {
-	a := tools.Args{}
-	in := t.InputSchema()
-	for p := in.Properties.Oldest(); p != nil; p = p.Next() {
-		switch p.Value.Type {
-		case "boolean":
-			a[p.Key] = true
-		case "string":
-			a[p.Key] = "wda-probe"
-		case "array":
-			a[p.Key] = []any{"wda-probe"}
-		}
-	}
-	return a
-}
-
 // Gated lists, in registry order, the tools for which a host gate can ever decide
-// something: those some call of which is neither read-only nor reversible.
+// something: those whose most restricted call is neither read-only nor reversible, as
+// each tool declares it.
 func Gated(reg *tools.Registry) []string {
 	var out []string
 	for _, t := range reg.Tools() {
-		switch t.Classify(widest(t)) {
-		case tools.ReadOnly, tools.Reversible:
-		default:
+		if t.MaxClass().Rank() > tools.Reversible.Rank() {
 			out = append(out, t.Name())
 		}
 	}
@@ -102,7 +82,7 @@ func Gated(reg *tools.Registry) []string {
 func AlwaysReadOnly(reg *tools.Registry) []string {
 	var out []string
 	for _, t := range reg.Tools() {
-		if t.Classify(widest(t)) == tools.ReadOnly && t.Classify(tools.Args{}) == tools.ReadOnly {
+		if t.MaxClass() == tools.ReadOnly {
 			out = append(out, t.Name())
 		}
 	}

@@ -10,6 +10,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/windows-dev-agent/wda/gen"
+	"github.com/windows-dev-agent/wda/host/classify"
+	"github.com/windows-dev-agent/wda/internal/catalog"
 	"github.com/windows-dev-agent/wda/tools"
 	_ "github.com/windows-dev-agent/wda/tools/all"
 )
@@ -98,3 +100,50 @@ func TestFreshnessNoticesADescriptionChange(t *testing.T) {
 type renamed struct{ tools.Tool }
 
 func (r renamed) Title() string { return r.Tool.Title() + " (changed)" }
+
+// TestShippedTableIsFresh: the hooks' generated table of the shipped tools must equal a
+// fresh render of the registry and the shipped catalog (go generate ./... rewrites it).
+func TestShippedTableIsFresh(t *testing.T) {
+	cat, err := catalog.Shipped()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := gen.ShippedTable(tools.Default(), cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join("..", filepath.FromSlash(gen.ShippedTablePath))
+	if *update {
+		if err := gen.WriteFile(path, want); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s is stale (-fresh +committed); run go generate ./...:\n%s", gen.ShippedTablePath, diff)
+	}
+}
+
+// TestShippedTableClassifiesLikeTheTools: for a spread of arguments, the table the hooks
+// use gives every tool the class the tool itself gives.
+func TestShippedTableClassifiesLikeTheTools(t *testing.T) {
+	argsList := []tools.Args{{}, {"execute": true}, {"execute": false}, {"include_host": true}, {"config_path": "x"},
+		{"execute": true, "capability": "test-go"}, {"execute": true, "capability": "create-pr"},
+		{"execute": true, "capability": "test-go", "extra_args": []any{"-v"}}, {"execute": true, "capability": "nope"}}
+	lookup := func(id string) (tools.Class, bool) { c, ok := classify.ShippedCatalog[id]; return c, ok }
+	for _, tl := range tools.Default().Tools() {
+		sp, ok := classify.Shipped.Lookup(tl.Name())
+		if !ok {
+			t.Errorf("%s is not in the table", tl.Name())
+			continue
+		}
+		for _, a := range argsList {
+			if got, want := sp.Classes.Of(a, lookup), tl.Classify(a); got != want {
+				t.Errorf("%s %v: table says %s, the tool %s", tl.Name(), a, got, want)
+			}
+		}
+	}
+}

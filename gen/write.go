@@ -14,28 +14,8 @@ import (
 // outputs are left alone.
 func Write(dir string, files map[string][]byte) error {
 	for name, data := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if old, err := os.ReadFile(p); err == nil && bytes.Equal(old, data) {
-			continue
-		}
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		if err := WriteFile(filepath.Join(dir, filepath.FromSlash(name)), data); err != nil {
 			return err
-		}
-		tmp, err := os.CreateTemp(filepath.Dir(p), ".gen-*")
-		if err != nil {
-			return err
-		}
-		_, werr := tmp.Write(data)
-		cerr := tmp.Close()
-		if werr == nil {
-			werr = cerr
-		}
-		if werr == nil {
-			werr = os.Rename(tmp.Name(), p)
-		}
-		if werr != nil {
-			_ = os.Remove(tmp.Name()) // best effort: werr is the failure to report
-			return werr
 		}
 	}
 	stale, err := Stale(dir, files)
@@ -48,6 +28,33 @@ func Write(dir string, files map[string][]byte) error {
 		}
 	}
 	return nil
+}
+
+// WriteFile writes data to p atomically (temp file + rename), leaving an unchanged
+// file untouched.
+func WriteFile(p string, data []byte) error {
+	if old, err := os.ReadFile(p); err == nil && bytes.Equal(old, data) {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(p), ".gen-*")
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(tmp.Name(), p)
+	}
+	if werr != nil {
+		_ = os.Remove(tmp.Name()) // best effort: werr is the failure to report
+	}
+	return werr
 }
 
 // Existing lists the generated-looking files under dir's payload roots (slash paths).

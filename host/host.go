@@ -1,14 +1,17 @@
 package host
 
 import (
-	"context"
+	"errors"
+	"fmt"
 
+	"github.com/windows-dev-agent/wda/host/hostenv"
+	"github.com/windows-dev-agent/wda/internal/platform/contain"
 	"github.com/windows-dev-agent/wda/schema"
 	"github.com/windows-dev-agent/wda/tools"
 )
 
-// Host is the seam a host adapter (host/claude, host/codex, host/generic) fills: how
-// the project argument of a call is bound and what the host is told at initialize.
+// Host is the seam a host adapter fills: how the project argument of a call is bound
+// and what the host is told at initialize (docs/architecture.md).
 type Host interface {
 	Name() string
 	// Instructions is sent as the initialize instructions ("" for none).
@@ -16,10 +19,10 @@ type Host interface {
 	// AdvertisedSchema may adjust a tool's input schema for tools/list (Codex marks the
 	// project argument required). It must not mutate s; return s when unchanged.
 	AdvertisedSchema(t tools.Tool, s *schema.Schema) *schema.Schema
-	// Bind validates and normalises the project argument of a call to t, rewriting args
-	// and env in place. A *BindError is answered as an invalid_input tool result; the
-	// handler does not run.
-	Bind(ctx context.Context, t tools.Tool, args map[string]any, env *tools.Env) error
+	// Bind binds the validated value v of t's project argument (nil when absent) to the
+	// opened directory the call must use. A *BindError refuses the call as
+	// invalid_input; the handler does not run.
+	Bind(t tools.Tool, v any) (*tools.Project, error)
 }
 
 // BindError is a refusal of the host binding, shown to the caller as invalid_input.
@@ -27,12 +30,79 @@ type BindError struct{ Msg string }
 
 func (e *BindError) Error() string { return e.Msg }
 
-// Generic binds nothing: project arguments are used as given.
-type Generic struct{}
+// Contained binds project arguments inside one root, the project the session works
+// on: absent or blank means the root, a relative path is taken under it, an absolute
+// one must lie inside it. Claude Code and the generic host (the CLI) bind this way.
+type Contained struct {
+	// Root is the project, resolved at start-up; Err is why it could not be, reported
+	// on every project-scoped call.
+	Root contain.Root
+	Err  error
+	// Label names the project in refusals ("the active Claude project").
+	Label string
+	// Getenv expands a leading ~ (nil means os.Getenv).
+	Getenv func(string) string
+}
+
+// NewContained resolves dir as the root; a failure is kept and reported per call.
+// missing is the refusal when dir is blank.
+func NewContained(dir, label, missing string, getenv func(string) string) Contained {
+	c := Contained{Label: label, Getenv: getenv}
+	if dir == "" {
+		c.Err = &BindError{Msg: missing}
+		return c
+	}
+	root, err := contain.NewRoot(hostenv.ExpandHome(dir, getenv))
+	if err != nil {
+		c.Err = &BindError{Msg: err.Error()}
+		return c
+	}
+	c.Root = root
+	return c
+}
+
+// Bind implements Host.Bind for a contained project.
+func (c Contained) Bind(t tools.Tool, v any) (*tools.Project, error) {
+	if c.Err != nil {
+		return nil, c.Err
+	}
+	arg := t.ProjectArg()
+	s, err := projectString(arg, v)
+	if err != nil {
+		return nil, err
+	}
+	p, err := c.Root.Open(hostenv.ExpandHome(s, c.Getenv))
+	var nd *contain.NotDirError
+	switch {
+	case err == nil:
+		return p, nil
+	case errors.As(err, &nd):
+		return nil, &BindError{Msg: nd.Error()}
+	}
+	return nil, &BindError{Msg: fmt.Sprintf("%s must stay inside %s: %s", arg, c.Label, c.Root.Path)}
+}
+
+// projectString is the value of a project argument as a string; nil is "".
+func projectString(arg string, v any) (string, error) {
+	switch x := v.(type) {
+	case nil:
+		return "", nil
+	case string:
+		return x, nil
+	}
+	return "", &BindError{Msg: fmt.Sprintf("%s must be a string", arg)}
+}
+
+// Generic is the host of `wda mcp --host generic` and of the human commands: project
+// arguments stay inside the project (WINDOWS_DEV_AGENT_PROJECT_DIR or the current
+// directory) unless the user names another with --project.
+type Generic struct{ Contained }
+
+// NewGeneric contains every project argument in dir.
+func NewGeneric(dir string, getenv func(string) string) Generic {
+	return Generic{NewContained(dir, "the project", "no project directory: set WINDOWS_DEV_AGENT_PROJECT_DIR or pass --project", getenv)}
+}
 
 func (Generic) Name() string                                                   { return "generic" }
 func (Generic) Instructions() string                                           { return "" }
 func (Generic) AdvertisedSchema(_ tools.Tool, s *schema.Schema) *schema.Schema { return s }
-func (Generic) Bind(context.Context, tools.Tool, map[string]any, *tools.Env) error {
-	return nil
-}

@@ -1,12 +1,17 @@
-// Package runtime composes the ten tools with the safety gate, the host binding and the
-// audit sink into an *mcp.Server.
+// Package runtime is the MCP core: it serves the tools of a registry on an *mcp.Server
+// (NewServer) or mounts them on an embedder's own server (Mount), each through one
+// pipeline (docs/architecture.md):
 //
-// It owns the tool registry (a tool is data: name, order, description, annotations,
-// typed In/Out, Classify and a handler), the per-call environment handed to handlers,
-// and the receiving middleware that every tools/call passes: strict validation with
-// defaults, host project binding, blocking of forbidden calls, and one audit record per
-// finished call.
+//	decode once → validate → bind the project argument → classify → block or call →
+//	result → audit
 //
-// It must never import a tool package (tools import runtime, not the reverse), never
-// start a process itself (internal/proc owns that), and never write to stdout.
+// A validation failure or a refused binding is a tool result with isError set and
+// status invalid_input (MCP 2025-11-25, SEP-1303), a forbidden call a blocked result;
+// unknown tools and malformed requests stay JSON-RPC errors. The pipeline is installed
+// per tool, so an embedder's own tools on the same server are never touched, and
+// nothing exported lets a caller skip a step.
+//
+// It is the only package of the module besides the binary that imports the MCP SDK.
+// It must never import a tool package, never start a process (internal/proc owns
+// that) and never write to stdout.
 package runtime

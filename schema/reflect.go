@@ -1,14 +1,17 @@
 // Package schema owns the one JSON Schema configuration used for every tool input and
-// output, and the strict argument validator that every tools/call passes before a
-// handler runs.
+// output, the rendering of those schemas as the bytes tools/list sends, and the strict
+// argument validator every tools/call passes before a handler runs
+// (docs/architecture.md, "Validation").
 //
-// It must never import the runtime or any tool: schemas are a pure function of Go types.
+// It must never import the MCP core, a host or any tool: schemas are a pure function of
+// Go types and the declared status vocabulary.
 package schema
 
 import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 
 	"github.com/invopop/jsonschema"
 )
@@ -19,7 +22,7 @@ type Schema = jsonschema.Schema
 // reflector is the single invopop configuration: everything inline (no $ref root, no
 // $defs), no $id, additionalProperties:false on every struct, and only fields tagged
 // `jsonschema:"required"` are required: an output lists what may appear, and requires
-// only what always does (status), so a gate-made result still conforms.
+// only what always does (status), so a pipeline refusal still conforms.
 func reflector() *jsonschema.Reflector {
 	return &jsonschema.Reflector{DoNotReference: true, Anonymous: true, RequiredFromJSONSchemaTags: true}
 }
@@ -27,10 +30,7 @@ func reflector() *jsonschema.Reflector {
 // For returns the schema of T. It panics on a schema that clients cannot consume
 // (a non-object root or a bare `true` sub-schema), because that is a programming error
 // that every test binary should surface at start-up.
-func For[T any]() *Schema {
-	var zero T
-	return ForType(reflect.TypeOf(zero))
-}
+func For[T any]() *Schema { return ForType(reflect.TypeFor[T]()) }
 
 // ForType is For for a reflect.Type.
 func ForType(t reflect.Type) *Schema {
@@ -40,6 +40,21 @@ func ForType(t reflect.Type) *Schema {
 	}
 	if path := bareTrue(s, "#"); path != "" {
 		panic(fmt.Sprintf("schema: %v has a bare true sub-schema at %s; give the field a concrete type", t, path))
+	}
+	return s
+}
+
+// Output is the output schema of t with the tool's status vocabulary as the enum of
+// its status property, so hosts and models see every word a result can carry.
+func Output(t reflect.Type, statuses []string) *Schema {
+	s := ForType(t)
+	if st, ok := s.Properties.Get("status"); ok && len(statuses) > 0 {
+		cp := *st
+		cp.Enum = make([]any, len(statuses))
+		for i, w := range slices.Clone(statuses) {
+			cp.Enum[i] = w
+		}
+		s.Properties.Set("status", &cp)
 	}
 	return s
 }
@@ -82,9 +97,17 @@ func bareTrue(s *Schema, path string) string {
 	return ""
 }
 
+// isEmpty reports whether s constrains nothing (it would marshal to true or {}). The
+// reflector fills only the fields below; checking them directly keeps start-up from
+// marshalling every sub-schema at every level, which it once spent most of its time on.
 func isEmpty(s *Schema) bool {
-	b, err := json.Marshal(s)
-	return err == nil && (string(b) == "true" || string(b) == "{}")
+	return s.Type == "" && s.Ref == "" && s.Properties == nil && s.Items == nil &&
+		s.AdditionalProperties == nil && len(s.AnyOf) == 0 && len(s.OneOf) == 0 && len(s.AllOf) == 0 &&
+		s.Not == nil && len(s.Enum) == 0 && s.Const == nil && s.Pattern == "" && s.Format == "" &&
+		s.MaxLength == nil && s.MinLength == nil && s.MaxItems == nil && s.MinItems == nil &&
+		s.Minimum == "" && s.Maximum == "" && s.ExclusiveMinimum == "" && s.ExclusiveMaximum == "" &&
+		s.Description == "" && s.Title == "" && s.Default == nil && len(s.Required) == 0 &&
+		len(s.Examples) == 0 && s.PatternProperties == nil && s.If == nil && s.Contains == nil
 }
 
 // JSON renders a schema as indented JSON with invopop's key order preserved.
@@ -94,4 +117,13 @@ func JSON(s *Schema) []byte {
 		panic(err)
 	}
 	return append(b, '\n')
+}
+
+// Compact renders a schema as compact JSON, the bytes a tools/list answer carries.
+func Compact(s *Schema) json.RawMessage {
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(err)
+	}
+	return b
 }

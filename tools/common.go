@@ -5,16 +5,37 @@ package tools
 type Identity struct {
 	ExpectedExecutable             string `json:"expected_executable,omitempty" jsonschema:"maxLength=4096,description=Absolute executable path echoed from the reviewed execute:false plan."`
 	ExpectedExecutableIdentityKind string `json:"expected_executable_identity_kind,omitempty" jsonschema:"enum=file,enum=app_execution_alias,enum=powershell_script,description=Identity kind echoed from the reviewed plan."`
-	ExpectedExecutableIdentitySHA  string `json:"expected_executable_identity_sha256,omitempty" jsonschema:"minLength=64,maxLength=64,description=SHA-256 fingerprint echoed from the reviewed plan."`
+	ExpectedExecutableIdentitySHA  string `json:"expected_executable_identity_sha256,omitempty" jsonschema:"minLength=64,maxLength=64,pattern=^[0-9A-Fa-f]{64}$,description=SHA-256 fingerprint echoed from the reviewed plan."`
 }
 
 // Status is the minimal result every tool can return: a status word, an optional
-// error, and whether a process was started. Gate refusals have exactly this shape.
+// error, and whether a process was started. Pipeline refusals have exactly this shape.
 type Status struct {
 	Status           string `json:"status" jsonschema:"required"`
 	Error            string `json:"error,omitempty"`
 	ExecutionStarted bool   `json:"execution_started"`
 }
 
-// NotImplementedSuffix ends the error of a tool whose issue has not landed yet.
-const NotImplementedSuffix = "not implemented in this build"
+// StatusFields returns s. Every Out that embeds Status gets it, so the pipeline reads
+// a result's status without encoding it.
+func (s Status) StatusFields() Status { return s }
+
+// StatusCarrier is what every tool output implements by embedding Status.
+type StatusCarrier interface{ StatusFields() Status }
+
+// The statuses the pipeline itself answers with, in every tool's vocabulary, and the
+// common domain words tools share. A tool declares the ones it returns.
+const (
+	StatusInvalidInput       = "invalid_input"
+	StatusBlocked            = "blocked"
+	StatusPlanned            = "planned"
+	StatusCompleted          = "completed"
+	StatusFailed             = "failed"
+	StatusUnavailable        = "unavailable"
+	StatusStalePlan          = "stale_plan"
+	StatusConfigurationError = "configuration_error"
+	StatusCancelled          = "cancelled"
+)
+
+// Refusal is the result of a call refused before or by its handler.
+func Refusal(status, msg string) Status { return Status{Status: status, Error: msg} }

@@ -1,25 +1,31 @@
 package tools
 
 import (
-	"context"
+	"io"
 	"os"
+	"time"
 )
 
-// Env is what a handler may know about the call's surroundings. It is built per call
-// (a host binder may rebind it) and never read from process-wide mutable state, so
-// concurrent calls with different bindings cannot see each other.
+// Env is what a handler may know about the call's surroundings. The pipeline builds one
+// per call from the server's options and the call's binding; it is passed as an
+// argument, never through a context, so nothing can forge one.
 type Env struct {
 	// Host is "claude", "codex" or "generic".
 	Host string
 	// DataDir holds the cache, the audit log and sandbox bundles. Never inside the
 	// plugin code tree.
 	DataDir string
-	// ProjectDir is the default project directory for project-scoped tools.
+	// ProjectDir is the active project's directory (the root every project argument
+	// is contained in).
 	ProjectDir string
-	// Catalog is the capabilities.yaml source in force.
-	Catalog []byte
+	// Project is the call's bound project directory, opened once: set for a
+	// project-scoped tool (one with a ProjectArg), nil otherwise. Handlers use it for
+	// every file access and as the working directory of what they start.
+	Project *Project
 	// Getenv reads the environment a handler is allowed to see (PATH, APPDATA, HOME…).
 	Getenv func(string) string
+	// Progress, when set, receives progress of long work; see Report.
+	Progress func(Progress)
 }
 
 // Lookup reads a variable through Getenv (os.Getenv when unset).
@@ -30,10 +36,52 @@ func (e *Env) Lookup(key string) string {
 	return os.Getenv(key)
 }
 
-type envKey struct{}
+// Report forwards p to the caller's progress sink, if it asked for progress.
+func (e *Env) Report(p Progress) {
+	if e != nil && e.Progress != nil {
+		e.Progress(p)
+	}
+}
 
-// WithEnv attaches a per-call Env to ctx.
-func WithEnv(ctx context.Context, e *Env) context.Context { return context.WithValue(ctx, envKey{}, e) }
+// Progress is one report of long work: how long it has run and what it last printed.
+type Progress struct {
+	Elapsed time.Duration
+	// Message is a short human line, e.g. the last line of output (bounded).
+	Message string
+}
 
-// EnvFrom returns the Env attached by WithEnv, or nil.
-func EnvFrom(ctx context.Context) *Env { e, _ := ctx.Value(envKey{}).(*Env); return e }
+// Project is a bound project directory: the path it was found at and the directory
+// held open, so that what the call reads or starts is exactly what was checked
+// (docs/safety.md, project containment).
+type Project struct {
+	// Path is the absolute, link-free path of the directory when it was bound.
+	Path string
+	// Root is the directory itself; files are opened relative to it, never by path.
+	Root *os.Root
+	// hold keeps the directory from being renamed or deleted while the call runs, where
+	// the OS allows it (Windows); nil elsewhere.
+	hold io.Closer
+}
+
+// NewProject makes a Project of an opened root. hold, when not nil, is closed with it.
+func NewProject(path string, root *os.Root, hold io.Closer) *Project {
+	return &Project{Path: path, Root: root, hold: hold}
+}
+
+// Dir opens the directory itself, for use as a child's working directory. The caller
+// closes it.
+func (p *Project) Dir() (*os.File, error) { return p.Root.Open(".") }
+
+// Close releases the directory. The pipeline calls it when the call has ended.
+func (p *Project) Close() error {
+	if p == nil {
+		return nil
+	}
+	err := p.Root.Close()
+	if p.hold != nil {
+		if herr := p.hold.Close(); err == nil {
+			err = herr
+		}
+	}
+	return err
+}

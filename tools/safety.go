@@ -1,15 +1,16 @@
 package tools
 
-// Class is a safety class (hosts.md §2.1). Hooks and the gate map it to decisions.
+// Class is a safety class (docs/safety.md). The pipeline blocks Forbidden; hooks map
+// the others to host decisions.
 type Class string
 
-// The safety classes. Checkpoint is recognised by hook mapping (treated like
-// approval-required); nothing shipped emits it.
+// The safety classes, from least to most restricted. Checkpoint is recognised by the
+// hooks (treated like approval-required); nothing shipped emits it.
 const (
 	ReadOnly         Class = "read-only"
 	Reversible       Class = "reversible"
-	ApprovalRequired Class = "approval-required"
 	Checkpoint       Class = "checkpoint"
+	ApprovalRequired Class = "approval-required"
 	Forbidden        Class = "forbidden"
 )
 
@@ -20,6 +21,30 @@ func ParseClass(s string) (Class, bool) {
 		return c, true
 	}
 	return "", false
+}
+
+// Rank orders the classes; an unknown class ranks like Forbidden so that a comparison
+// never lowers it.
+func (c Class) Rank() int {
+	switch c {
+	case ReadOnly:
+		return 0
+	case Reversible:
+		return 1
+	case Checkpoint:
+		return 2
+	case ApprovalRequired:
+		return 3
+	}
+	return 4
+}
+
+// MaxClass is the more restricted of a and b.
+func MaxClass(a, b Class) Class {
+	if b.Rank() > a.Rank() {
+		return b
+	}
+	return a
 }
 
 // Args is a validated argument map (numbers as json.Number, defaults applied).

@@ -11,7 +11,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/windows-dev-agent/wda/internal/config"
 	"github.com/windows-dev-agent/wda/tools"
+	"github.com/windows-dev-agent/wda/tools/all"
 	"github.com/windows-dev-agent/wda/tools/logsquery"
 )
 
@@ -33,13 +35,13 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 // invoke runs one tool for a human command and prints either the raw JSON (--json) or
 // what render makes of it.
 func invoke(stdout, stderr io.Writer, getenv func(string) string, name string, args map[string]any, asJSON bool, render func(io.Writer, map[string]any)) int {
-	opts, err := options("generic", "", getenv)
+	s, err := newSession("generic", config.Flags{}, getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "wda: %v\n", err)
 		return 2
 	}
 	raw, _ := json.Marshal(args)
-	res, err := callTool(context.Background(), opts, name, raw)
+	res, err := callTool(context.Background(), s, name, raw)
 	if err != nil {
 		fmt.Fprintf(stderr, "wda: %s: %v\n", name, err)
 		return 1
@@ -79,12 +81,12 @@ func runCall(args []string, stdout, stderr io.Writer, getenv func(string) string
 	if len(args) == 2 {
 		raw = json.RawMessage(args[1])
 	}
-	opts, err := options("generic", "", getenv)
+	s, err := newSession("generic", config.Flags{}, getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "wda: %v\n", err)
 		return 2
 	}
-	res, err := callTool(context.Background(), opts, args[0], raw)
+	res, err := callTool(context.Background(), s, args[0], raw)
 	if err != nil {
 		fmt.Fprintf(stderr, "wda call %s: %v\n", args[0], err)
 		return 1
@@ -107,7 +109,7 @@ func runTools(args []string, stdout, stderr io.Writer) int {
 		Title    string `json:"title"`
 	}
 	var rows []row
-	for _, t := range tools.Default().Tools() {
+	for _, t := range all.New(all.Config{}).Tools() {
 		rows = append(rows, row{t.Name(), string(t.Classify(tools.Args{})), t.Annotations().ReadOnly, t.Title()})
 	}
 	if *asJSON {

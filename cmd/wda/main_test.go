@@ -31,7 +31,7 @@ func TestHumanCommands(t *testing.T) {
 		{[]string{"skills", "env-inspect"}, 0, "name: env-inspect"},
 		{[]string{"skills", "nope"}, 2, ""},
 		{[]string{"plan", "run the go tests"}, 0, "Selection: "},
-		{[]string{"plan", "   "}, 1, "task is required"},
+		{[]string{"plan", "   "}, 1, "task must not be blank"},
 		{[]string{"call", "logs_query", `{"last_n":120.0}`}, 1, ""},
 		{[]string{"call", "capability_run", `{"capability":"no-such"}`}, 1, `"unknown_capability"`},
 		{[]string{"logs", "--last", "5"}, 0, "matching event"},

@@ -101,8 +101,16 @@ func TestE2EProtocolRobustness(t *testing.T) {
 		{"batch array", `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, -32700, true},
 		{"1 MiB line", `{"jsonrpc":"2.0","id":3,"method":"ping","params":{"pad":"` + strings.Repeat("p", 1<<20) + `"}}`, -32600, true},
 		{"unknown method", `{"jsonrpc":"2.0","id":4,"method":"no/such"}`, -32601, false},
-		{"33 arguments", string(a33), -32602, false},
-		{"40,000-char string", string(long), -32602, false},
+	}
+	// Argument validation failures are tool results (SEP-1303), not JSON-RPC errors.
+	for _, line := range []string{string(a33), string(long)} {
+		s.send(line)
+		m := s.recv()
+		res, _ := m["result"].(map[string]any)
+		sc, _ := res["structuredContent"].(map[string]any)
+		if m["error"] != nil || res["isError"] != true || sc["status"] != "invalid_input" {
+			t.Fatalf("validation failure answered as %v", m)
+		}
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -2,36 +2,77 @@ package main
 
 import (
 	"fmt"
-	"github.com/windows-dev-agent/wda/runtime"
 	"io"
+	"os"
 
 	"github.com/windows-dev-agent/wda/host"
+	"github.com/windows-dev-agent/wda/host/claude"
+	"github.com/windows-dev-agent/wda/host/codex"
 	"github.com/windows-dev-agent/wda/host/hook"
-	"github.com/windows-dev-agent/wda/internal/audit"
+	"github.com/windows-dev-agent/wda/internal/catalog"
 	"github.com/windows-dev-agent/wda/internal/config"
+	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/tools"
+	"github.com/windows-dev-agent/wda/tools/all"
 	"github.com/windows-dev-agent/wda/tools/sandboxrun"
 )
 
-// hostByName picks the host adapter.
-func hostByName(name string, getenv func(string) string) (host.Host, error) {
-	return config.ByName(name, getenv)
+// session is what every serving command decides once at start-up (internal/config):
+// the registry of the ten tools with the catalog in force, and the server options.
+type session struct {
+	cfg  config.Config
+	reg  *tools.Registry
+	opts runtime.Options
 }
 
-// dataDirFor is the data dir in force: --data-dir, else the host's own rule.
-func dataDirFor(h host.Host, flag string, getenv func(string) string) string {
-	if flag != "" {
-		return flag
+// newSession resolves the host, data and project directories and the catalog. A
+// replacement catalog that cannot be read or parsed is a start-up error.
+func newSession(hostName string, f config.Flags, getenv func(string) string) (*session, error) {
+	cfg, err := config.Resolve(hostName, f, getenv)
+	if err != nil {
+		return nil, err
 	}
-	return config.DataDir(h, getenv)
+	cat, err := loadCatalog(cfg.CatalogPath)
+	if err != nil {
+		return nil, err
+	}
+	reg := all.New(all.Config{Catalog: func() (*catalog.Catalog, error) { return cat, nil }})
+	opts := runtime.Options{Host: adapter(cfg), DataDir: cfg.DataDir, ProjectDir: cfg.ProjectDir, Getenv: getenv}
+	return &session{cfg: cfg, reg: reg, opts: opts}, nil
 }
 
-// auditSink is the audit log every call is recorded in.
-func auditSink() runtime.AuditSink { return audit.Sink{} }
+// loadCatalog parses the catalog in force once: the shipped one, or the replacement
+// named by WINDOWS_DEV_AGENT_CATALOG.
+func loadCatalog(path string) (*catalog.Catalog, error) {
+	if path == "" {
+		return catalog.Shipped()
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", config.CatalogVar, err)
+	}
+	cat, err := catalog.Load(src)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", config.CatalogVar, path, err)
+	}
+	return cat, nil
+}
+
+// adapter is the host adapter of cfg.
+func adapter(cfg config.Config) host.Host {
+	switch cfg.Host {
+	case "claude":
+		return claude.New(cfg.ProjectDir, cfg.Getenv)
+	case "codex":
+		return codex.New()
+	}
+	return host.NewGeneric(cfg.ProjectDir, cfg.Getenv)
+}
 
 // startup runs the server's start-up chores before serving: Windows Sandbox bundles
 // left by a crashed server are swept. A failure is only reported; serving goes on.
-func startup(opts runtime.Options, stderr io.Writer) {
-	if err := sandboxrun.SweepStale(opts.Env.DataDir); err != nil {
+func startup(s *session, stderr io.Writer) {
+	if err := sandboxrun.SweepStale(s.cfg.DataDir); err != nil {
 		fmt.Fprintf(stderr, "wda mcp: sweeping stale sandbox bundles: %v\n", err)
 	}
 }

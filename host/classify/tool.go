@@ -18,6 +18,47 @@ const (
 // ShellTools are the host tool names whose tool_input.command is a shell command line.
 var ShellTools = []string{"Bash", "PowerShell"}
 
+// Spec is what a hook knows about one of this server's tools: the declarations of its
+// definition (docs/architecture.md, "What a tool declares"). The hooks link a
+// generated table of the shipped tools (Shipped), never the tools themselves, so a
+// hook process starts without the tool packages and the MCP SDK.
+type Spec struct {
+	Name       string
+	ProjectArg string
+	Classes    tools.Classification
+	Starts     tools.Cond
+	PlanFirst  bool
+	Statuses   []string
+}
+
+// SpecOf is t's Spec.
+func SpecOf(t tools.Tool) Spec {
+	return Spec{Name: t.Name(), ProjectArg: t.ProjectArg(), Classes: t.Classification(), Starts: t.Starts(),
+		PlanFirst: t.PlanFirst(), Statuses: t.Statuses()}
+}
+
+// Specs are the tools a hook knows, by short name.
+type Specs []Spec
+
+// Lookup returns the spec of a short tool name.
+func (s Specs) Lookup(short string) (Spec, bool) {
+	for _, sp := range s {
+		if sp.Name == short {
+			return sp, true
+		}
+	}
+	return Spec{}, false
+}
+
+// Find returns the spec behind a tool name with any of the three prefixes.
+func (s Specs) Find(toolName string) (Spec, bool) {
+	short, ok := ShortName(toolName)
+	if !ok {
+		return Spec{}, false
+	}
+	return s.Lookup(short)
+}
+
 // ShortName strips any of the three prefixes: ("env_inspect", true) for
 // "mcp__windows_dev_agent__env_inspect"; ("", false) for a name that is not one of
 // this server's tools.
@@ -35,48 +76,23 @@ func IsShell(toolName string) bool { return toolName == "Bash" || toolName == "P
 
 // Tool returns the safety class of a hook event's call. input is the decoded
 // tool_input (nil for a non-object); decode it with json.Decoder.UseNumber so numbers
-// reach a tool's Classify as they would after validation. The arguments are not
-// validated: a tool's Classify tests values strictly (execute must be exactly true), so
-// an argument the server would reject cannot lower the class, and an extra argument (a
-// fake user_approved) is ignored. A WDA tool missing from reg, or a Classify that panics
-// or answers an unknown class, is approval-required: the classifier fails closed.
-func Tool(reg *tools.Registry, toolName string, input map[string]any) tools.Class {
+// reach the classification as they would after validation. The arguments are not
+// validated: the classification tests values strictly (execute must be exactly true),
+// so an argument the server would reject cannot lower the class, and an extra argument
+// (a fake user_approved) is ignored. catalog is the capability catalog in force (the
+// same one the server uses). A tool missing from specs is approval-required: the
+// classifier fails closed.
+func Tool(specs Specs, catalog tools.CatalogLookup, toolName string, input map[string]any) tools.Class {
 	if IsShell(toolName) {
 		cmd, _ := input["command"].(string)
 		return Shell(cmd)
 	}
-	short, ok := ShortName(toolName)
-	if !ok || reg == nil {
-		return tools.ApprovalRequired
-	}
-	t, ok := reg.Lookup(short)
+	sp, ok := specs.Find(toolName)
 	if !ok {
 		return tools.ApprovalRequired
 	}
-	return toolClass(t, input)
-}
-
-func toolClass(t tools.Tool, input map[string]any) (c tools.Class) {
-	defer func() {
-		if recover() != nil {
-			c = tools.ApprovalRequired
-		}
-	}()
 	if input == nil {
 		input = map[string]any{}
 	}
-	c = t.Classify(tools.Args(input))
-	if _, ok := tools.ParseClass(string(c)); !ok {
-		return tools.ApprovalRequired
-	}
-	return c
-}
-
-// Lookup returns the registered tool behind a WDA tool name with any prefix.
-func Lookup(reg *tools.Registry, toolName string) (tools.Tool, bool) {
-	short, ok := ShortName(toolName)
-	if !ok || reg == nil {
-		return nil, false
-	}
-	return reg.Lookup(short)
+	return sp.Classes.Of(tools.Args(input), catalog)
 }

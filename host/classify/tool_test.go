@@ -1,52 +1,23 @@
 package classify
 
 import (
-	"context"
 	"testing"
 
 	"github.com/windows-dev-agent/wda/tools"
-	_ "github.com/windows-dev-agent/wda/tools/all"
 )
 
-// fakeRegistry stands in for catalog-dependent rows: capability_run classifies by a
-// tiny catalog (the real catalog belongs to tools/capabilityrun), the way tools.md §8.2
-// describes (execute true: unknown → approval, flagged forbidden → forbidden,
+// fakeSpecs stand in for catalog-dependent rows: capability_run classifies by a tiny
+// catalog (execute true: unknown → approval, flagged forbidden → forbidden,
 // extra_args → approval, else the declared class).
-func fakeRegistry() *tools.Registry {
+func fakeSpecs() (Specs, tools.CatalogLookup) {
 	catalog := map[string]tools.Class{"dangerous": tools.Forbidden, "tests": tools.Reversible,
 		"lint": tools.ReadOnly, "deploy": tools.ApprovalRequired}
-	reg := tools.New()
-	reg.Register(tools.Define(tools.Def[struct{}, tools.Status]{
-		Name: "capability_run", Description: "fake", ProjectArg: "cwd",
-		Classify: func(a tools.Args) tools.Class {
-			if !a.Bool("execute") {
-				return tools.ReadOnly
-			}
-			c, ok := catalog[a.String("capability")]
-			if !ok {
-				return tools.ApprovalRequired
-			}
-			if c == tools.Forbidden {
-				return c
-			}
-			if xs, _ := a["extra_args"].([]any); len(xs) > 0 {
-				return tools.ApprovalRequired
-			}
-			return c
-		},
-		Handle: func(context.Context, *tools.Env, struct{}) (tools.Status, error) { return tools.Status{}, nil },
-	}))
-	reg.Register(tools.Define(tools.Def[struct{}, tools.Status]{
-		Name: "panicky", Description: "fake",
-		Classify: func(tools.Args) tools.Class { panic("boom") },
-		Handle:   func(context.Context, *tools.Env, struct{}) (tools.Status, error) { return tools.Status{}, nil },
-	}))
-	reg.Register(tools.Define(tools.Def[struct{}, tools.Status]{
-		Name: "odd", Description: "fake",
-		Classify: func(tools.Args) tools.Class { return "sort-of-safe" },
-		Handle:   func(context.Context, *tools.Env, struct{}) (tools.Status, error) { return tools.Status{}, nil },
-	}))
-	return reg
+	specs := Specs{
+		{Name: "capability_run", ProjectArg: "cwd", Classes: tools.Classification{Base: tools.ReadOnly, Rules: []tools.Rule{
+			{When: tools.WhenTrue("execute"), Catalog: &tools.CatalogRef{ID: "capability", Extra: "extra_args"}}}}},
+		{Name: "odd", Classes: tools.Classification{Base: "sort-of-safe"}},
+	}
+	return specs, func(id string) (tools.Class, bool) { c, ok := catalog[id]; return c, ok }
 }
 
 func TestShortName(t *testing.T) {
@@ -69,7 +40,7 @@ func TestShortName(t *testing.T) {
 
 // The MCP rows of hosts.md §2.1 and tools.md §10.12 against the shipped tools.
 func TestToolShipped(t *testing.T) {
-	reg := tools.Default()
+	lookup := func(id string) (tools.Class, bool) { c, ok := ShippedCatalog[id]; return c, ok }
 	cases := []struct {
 		name  string
 		input map[string]any
@@ -101,7 +72,7 @@ func TestToolShipped(t *testing.T) {
 	}
 	for _, c := range cases {
 		for _, prefix := range []string{PrefixClaude, PrefixClaudePlugin, PrefixCodex} {
-			if got := Tool(reg, prefix+c.name, c.input); got != c.want {
+			if got := Tool(Shipped, lookup, prefix+c.name, c.input); got != c.want {
 				t.Errorf("Tool(%s%s, %v) = %s, want %s", prefix, c.name, c.input, got, c.want)
 			}
 		}
@@ -109,7 +80,7 @@ func TestToolShipped(t *testing.T) {
 }
 
 func TestToolOthers(t *testing.T) {
-	reg := fakeRegistry()
+	specs, lookup := fakeSpecs()
 	cases := []struct {
 		tool  string
 		input map[string]any
@@ -122,8 +93,7 @@ func TestToolOthers(t *testing.T) {
 		{"bash", map[string]any{"command": "git status"}, ap},
 		{"Read", map[string]any{"file_path": "x"}, ap},
 		{"mcp__other-server__env_inspect", nil, ap},
-		{PrefixClaude + "panicky", nil, ap},
-		{PrefixClaude + "odd", nil, ap},
+		{PrefixClaude + "odd", nil, fb}, // an invalid declaration fails closed
 		// capability safety (tools.md §10.12)
 		{PrefixClaudePlugin + "capability_run", map[string]any{"capability": "dangerous", "execute": false}, ro},
 		{PrefixClaudePlugin + "capability_run", map[string]any{"capability": "dangerous", "execute": true}, fb},
@@ -134,11 +104,14 @@ func TestToolOthers(t *testing.T) {
 		{PrefixClaudePlugin + "capability_run", map[string]any{"capability": "nope", "execute": true}, ap},
 	}
 	for _, c := range cases {
-		if got := Tool(reg, c.tool, c.input); got != c.want {
+		if got := Tool(specs, lookup, c.tool, c.input); got != c.want {
 			t.Errorf("Tool(%s, %v) = %s, want %s", c.tool, c.input, got, c.want)
 		}
 	}
-	if got := Tool(nil, PrefixClaude+"env_inspect", nil); got != ap {
-		t.Errorf("nil registry gave %s", got)
+	if got := Tool(nil, nil, PrefixClaude+"env_inspect", nil); got != ap {
+		t.Errorf("no specs gave %s", got)
+	}
+	if got := Tool(specs, nil, PrefixClaude+"capability_run", map[string]any{"capability": "tests", "execute": true}); got != ap {
+		t.Errorf("no catalog gave %s", got)
 	}
 }

@@ -9,8 +9,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/windows-dev-agent/wda/host/claude"
+	"github.com/windows-dev-agent/wda/host/hostenv"
 	"github.com/windows-dev-agent/wda/host/internal/hosttest"
-	"github.com/windows-dev-agent/wda/host/scope"
+	"github.com/windows-dev-agent/wda/schema"
 	"github.com/windows-dev-agent/wda/tools"
 	_ "github.com/windows-dev-agent/wda/tools/all"
 )
@@ -37,10 +38,10 @@ func makeLayout(t *testing.T) layout {
 		t.Fatal(err)
 	}
 	var err error
-	if l.realProj, err = scope.ResolveDir(l.proj); err != nil {
+	if l.realProj, err = filepath.EvalSymlinks(l.proj); err != nil {
 		t.Fatal(err)
 	}
-	if l.realSub, err = scope.ResolveDir(l.sub); err != nil {
+	if l.realSub, err = filepath.EvalSymlinks(l.sub); err != nil {
 		t.Fatal(err)
 	}
 	// escape -> outside (a link leading out), alias -> project/src (a link staying in).
@@ -53,17 +54,20 @@ func makeLayout(t *testing.T) layout {
 	return l
 }
 
+// serve serves the probes under the Claude adapter, whose project comes from the
+// host's WINDOWS_DEV_AGENT_PROJECT_DIR (as internal/config reads it for claude).
 func serve(t *testing.T, env map[string]string) *hosttest.Session {
 	t.Helper()
+	getenv := hosttest.Env(env)
+	project := hostenv.Var(getenv, "WINDOWS_DEV_AGENT_PROJECT_DIR")
 	return hosttest.Open(t, hosttest.Registry(), runtime.Options{
-		Host: claude.New(hosttest.Env(env)),
-		Env:  tools.Env{DataDir: t.TempDir(), ProjectDir: "/unbound-default"},
+		Host: claude.New(project, getenv), DataDir: t.TempDir(), ProjectDir: "/unbound-default", Audit: hosttest.NoAudit{},
 	})
 }
 
 func TestBindProjectScope(t *testing.T) {
 	l := makeLayout(t)
-	s := serve(t, map[string]string{claude.ProjectDirVar: l.proj})
+	s := serve(t, map[string]string{"WINDOWS_DEV_AGENT_PROJECT_DIR": l.proj})
 	outsideMsg := "cwd must stay inside the active Claude project: " + l.realProj
 	cases := []struct {
 		name    string
@@ -74,7 +78,6 @@ func TestBindProjectScope(t *testing.T) {
 	}{
 		{name: "absent defaults to the root", args: map[string]any{}, wantDir: l.realProj},
 		{name: "blank defaults to the root", args: map[string]any{"cwd": "   "}, wantDir: l.realProj},
-		{name: "null defaults to the root", args: map[string]any{"cwd": nil}, wantDir: l.realProj},
 		{name: "relative descendant resolves under the root", args: map[string]any{"cwd": filepath.Join("src", "pkg")}, wantDir: l.realSub},
 		{name: "dot is the root", args: map[string]any{"cwd": "."}, wantDir: l.realProj},
 		{name: "absolute descendant is accepted and normalised", args: map[string]any{"cwd": l.sub + string(filepath.Separator)}, wantDir: l.realSub},
@@ -91,6 +94,7 @@ func TestBindProjectScope(t *testing.T) {
 		{name: "missing directory", args: map[string]any{"cwd": "nope"}, wantErr: "Not a directory: " + filepath.Join(l.proj, "nope")},
 		{name: "a file", args: map[string]any{"cwd": "README.md"}, wantErr: "Not a directory: " + l.file},
 		{name: "number", args: map[string]any{"cwd": 5}, wantErr: "cwd must be a string"},
+		{name: "null", args: map[string]any{"cwd": nil}, wantErr: "cwd must be a string"},
 		{name: "boolean", args: map[string]any{"cwd": true}, wantErr: "cwd must be a string"},
 		{name: "list", args: map[string]any{"cwd": []any{"src"}}, wantErr: "cwd must be a string"},
 	}
@@ -122,10 +126,10 @@ func TestBindRootFromHost(t *testing.T) {
 		want string
 	}{
 		{"missing", map[string]string{}, claude.MsgNoProject},
-		{"blank", map[string]string{claude.ProjectDirVar: "  "}, claude.MsgNoProject},
-		{"unexpanded placeholder", map[string]string{claude.ProjectDirVar: "${CLAUDE_PROJECT_DIR}"}, claude.MsgNoProject},
-		{"a file", map[string]string{claude.ProjectDirVar: l.file}, "Not a directory: " + l.file},
-		{"missing dir", map[string]string{claude.ProjectDirVar: filepath.Join(l.base, "gone")}, "Not a directory: " + filepath.Join(l.base, "gone")},
+		{"blank", map[string]string{"WINDOWS_DEV_AGENT_PROJECT_DIR": "  "}, claude.MsgNoProject},
+		{"unexpanded placeholder", map[string]string{"WINDOWS_DEV_AGENT_PROJECT_DIR": "${CLAUDE_PROJECT_DIR}"}, claude.MsgNoProject},
+		{"a file", map[string]string{"WINDOWS_DEV_AGENT_PROJECT_DIR": l.file}, "Not a directory: " + l.file},
+		{"missing dir", map[string]string{"WINDOWS_DEV_AGENT_PROJECT_DIR": filepath.Join(l.base, "gone")}, "Not a directory: " + filepath.Join(l.base, "gone")},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -143,11 +147,11 @@ func TestBindRootFromHost(t *testing.T) {
 	if err := os.Symlink(l.proj, link); err != nil {
 		t.Fatal(err)
 	}
-	s := serve(t, map[string]string{claude.ProjectDirVar: link})
-	for _, arg := range []any{nil, filepath.Join(link, "src", "pkg"), l.sub} {
+	s := serve(t, map[string]string{"WINDOWS_DEV_AGENT_PROJECT_DIR": link})
+	for _, arg := range []any{"", filepath.Join(link, "src", "pkg"), l.sub} {
 		got := s.Call(t, "scoped", map[string]any{"cwd": arg})
 		want := l.realSub
-		if arg == nil {
+		if arg == "" {
 			want = l.realProj
 		}
 		if got["cwd"] != want {
@@ -166,8 +170,8 @@ func TestNonProjectToolPassesThrough(t *testing.T) {
 		t.Fatalf("(-want +got):\n%s", diff)
 	}
 	// The shipped package_install is not project-scoped: no project, no refusal.
-	real := hosttest.Open(t, tools.Default(), runtime.Options{Host: claude.New(hosttest.Env(nil)),
-		Env: tools.Env{DataDir: t.TempDir(), ProjectDir: t.TempDir()}})
+	real := hosttest.Open(t, tools.Default(), runtime.Options{Host: claude.New("", nil),
+		DataDir: t.TempDir(), ProjectDir: t.TempDir(), Audit: hosttest.NoAudit{}})
 	res := real.Call(t, "package_install", map[string]any{"package_id": "Git.Git", "execute": false})
 	if res["status"] == "invalid_input" {
 		t.Fatalf("package_install refused by the Claude binding: %v", res)
@@ -175,32 +179,13 @@ func TestNonProjectToolPassesThrough(t *testing.T) {
 }
 
 func TestAdapterSurface(t *testing.T) {
-	h := claude.New(nil)
+	h := claude.New("", nil)
 	if h.Name() != "claude" || h.Instructions() != "" {
 		t.Fatalf("name %q instructions %q", h.Name(), h.Instructions())
 	}
 	for _, tool := range tools.Default().Tools() {
-		if s := tool.InputSchema(); h.AdvertisedSchema(tool, s) != s {
+		if s := schema.In(tool); h.AdvertisedSchema(tool, s) != s {
 			t.Errorf("%s: Claude must advertise the shared schema unchanged", tool.Name())
 		}
-	}
-}
-
-func TestDataDir(t *testing.T) {
-	cases := []struct {
-		env  map[string]string
-		want string
-	}{
-		{map[string]string{claude.DataDirVar: "/a", claude.PluginDataVar: "/b"}, "/a"},
-		{map[string]string{claude.PluginDataVar: "/b"}, "/b"},
-		{map[string]string{claude.DataDirVar: "${CLAUDE_PLUGIN_DATA}", claude.PluginDataVar: "/b"}, "/b"},
-	}
-	for _, c := range cases {
-		if got := claude.DataDir(hosttest.Env(c.env)); got != c.want {
-			t.Errorf("DataDir(%v) = %q, want %q", c.env, got, c.want)
-		}
-	}
-	if got := claude.DataDir(hosttest.Env(nil)); got == "" || !filepath.IsAbs(got) {
-		t.Errorf("fallback data dir %q", got)
 	}
 }

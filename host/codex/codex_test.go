@@ -15,26 +15,24 @@ import (
 	"github.com/windows-dev-agent/wda"
 	"github.com/windows-dev-agent/wda/host/codex"
 	"github.com/windows-dev-agent/wda/host/internal/hosttest"
-	"github.com/windows-dev-agent/wda/host/scope"
+	"github.com/windows-dev-agent/wda/schema"
 	"github.com/windows-dev-agent/wda/tools"
 	_ "github.com/windows-dev-agent/wda/tools/all"
 )
 
-func serve(t *testing.T, reg *tools.Registry, env map[string]string) *hosttest.Session {
+func serve(t *testing.T, reg *tools.Registry) *hosttest.Session {
 	t.Helper()
-	return hosttest.Open(t, reg, runtime.Options{
-		Host: codex.New(hosttest.Env(env)),
-		Env:  tools.Env{DataDir: "/server-default-data", ProjectDir: "/server-default-project"},
-	})
+	return hosttest.Open(t, reg, runtime.Options{Host: codex.New(), DataDir: "/server-default-data",
+		ProjectDir: "/server-default-project", Audit: hosttest.NoAudit{}})
 }
 
 func TestToolsListMarksProjectRequired(t *testing.T) {
 	reg := tools.Default()
 	before := map[string][]string{}
 	for _, tool := range reg.Tools() {
-		before[tool.Name()] = slices.Clone(tool.InputSchema().Required)
+		before[tool.Name()] = slices.Clone(schema.In(tool).Required)
 	}
-	s := serve(t, reg, nil)
+	s := serve(t, reg)
 	res, err := s.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -73,8 +71,8 @@ func TestToolsListMarksProjectRequired(t *testing.T) {
 		t.Errorf("project-scoped tools (-want +got):\n%s", diff)
 	}
 	for _, tool := range reg.Tools() {
-		if !slices.Equal(before[tool.Name()], tool.InputSchema().Required) {
-			t.Errorf("%s: the shared schema was mutated: %v", tool.Name(), tool.InputSchema().Required)
+		if !slices.Equal(before[tool.Name()], schema.In(tool).Required) {
+			t.Errorf("%s: the shared schema was mutated: %v", tool.Name(), schema.In(tool).Required)
 		}
 	}
 }
@@ -82,13 +80,13 @@ func TestToolsListMarksProjectRequired(t *testing.T) {
 func TestAdvertisedSchemaAddsMissingProperty(t *testing.T) {
 	tool := tools.Define(tools.Def[hosttest.PlainIn, hosttest.Out]{
 		Name: "odd", Description: "x", ProjectArg: "folder",
-		Classify: func(tools.Args) tools.Class { return tools.ReadOnly },
+		Classes: tools.Classification{Base: tools.ReadOnly}, Statuses: []string{"ok"},
 		Handle: func(context.Context, *tools.Env, hosttest.PlainIn) (hosttest.Out, error) {
 			return hosttest.Out{}, nil
 		},
 	})
-	shared := tool.InputSchema()
-	got := codex.New(nil).AdvertisedSchema(tool, shared)
+	shared := schema.In(tool)
+	got := codex.New().AdvertisedSchema(tool, shared)
 	if got == shared {
 		t.Fatal("schema returned without a copy")
 	}
@@ -107,12 +105,12 @@ func TestAdvertisedSchemaAddsMissingProperty(t *testing.T) {
 	}
 	plain := tools.Define(tools.Def[hosttest.PlainIn, hosttest.Out]{
 		Name: "plain", Description: "x",
-		Classify: func(tools.Args) tools.Class { return tools.ReadOnly },
+		Classes: tools.Classification{Base: tools.ReadOnly}, Statuses: []string{"ok"},
 		Handle: func(context.Context, *tools.Env, hosttest.PlainIn) (hosttest.Out, error) {
 			return hosttest.Out{}, nil
 		},
 	})
-	if s := plain.InputSchema(); codex.New(nil).AdvertisedSchema(plain, s) != s {
+	if s := schema.In(plain); codex.New().AdvertisedSchema(plain, s) != s {
 		t.Fatal("non-project tool schema should be returned as is")
 	}
 }
@@ -127,9 +125,9 @@ func TestBindProject(t *testing.T) {
 	if err := os.WriteFile(file, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	realProj, _ := scope.ResolveDir(proj)
-	data := filepath.Join(base, "data")
-	s := serve(t, hosttest.Registry(), map[string]string{"WINDOWS_DEV_AGENT_DATA_DIR": data})
+	realProj, _ := filepath.EvalSymlinks(proj)
+	data := "/server-default-data"
+	s := serve(t, hosttest.Registry())
 	cases := []struct {
 		name    string
 		args    map[string]any
@@ -137,11 +135,11 @@ func TestBindProject(t *testing.T) {
 		wantErr string
 	}{
 		{"absent", map[string]any{}, "", codex.MsgRequired},
-		{"null", map[string]any{"cwd": nil}, "", codex.MsgRequired},
+		{"null", map[string]any{"cwd": nil}, "", "cwd must be a string"}, // refused by validation, as under every host
 		{"blank", map[string]any{"cwd": "  "}, "", codex.MsgRequired},
 		{"dot", map[string]any{"cwd": "."}, "", codex.MsgNotAbsolute},
 		{"relative", map[string]any{"cwd": "sub"}, "", codex.MsgNotAbsolute},
-		{"number", map[string]any{"cwd": 3}, "", codex.MsgNotString},
+		{"number", map[string]any{"cwd": 3}, "", "cwd must be a string"},
 		{"missing", map[string]any{"cwd": filepath.Join(proj, "nope")}, "", "Not a directory: " + filepath.Join(proj, "nope")},
 		{"file", map[string]any{"cwd": file}, "", "Not a directory: " + file},
 		{"absolute project", map[string]any{"cwd": proj}, realProj, ""},
@@ -173,7 +171,7 @@ func TestBindProject(t *testing.T) {
 	if !strings.Contains(codex.MsgNotAbsolute, "absolute path") {
 		t.Error("relative refusal must mention absolute path")
 	}
-	// Non-project tools get the data dir binding too, and no project requirement.
+	// Non-project tools get the server's data dir, and no project requirement.
 	got := s.Call(t, "plain", map[string]any{"path": "rel"})
 	if got["status"] != "ok" || got["data_dir"] != data || got["project_dir"] != "/server-default-project" || got["path"] != "rel" {
 		t.Fatalf("plain: %v", got)
@@ -190,11 +188,11 @@ func TestBindingIsPerCall(t *testing.T) {
 		if err := os.Mkdir(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		r, _ := scope.ResolveDir(d)
+		r, _ := filepath.EvalSymlinks(d)
 		dirs = append(dirs, r)
 	}
-	opts := runtime.Options{Host: codex.New(hosttest.Env(map[string]string{"CODEX_HOME": filepath.Join(base, "home")})),
-		Env: tools.Env{DataDir: "/server-default-data", ProjectDir: "/server-default-project"}}
+	opts := runtime.Options{Host: codex.New(), DataDir: "/server-default-data", ProjectDir: "/server-default-project",
+		Audit: hosttest.NoAudit{}}
 	s := hosttest.Open(t, hosttest.Registry(), opts)
 	var wg sync.WaitGroup
 	for i := 0; i < 40; i++ {
@@ -208,35 +206,13 @@ func TestBindingIsPerCall(t *testing.T) {
 		}(dirs[i%len(dirs)])
 	}
 	wg.Wait()
-	if opts.Env.ProjectDir != "/server-default-project" || opts.Env.DataDir != "/server-default-data" {
-		t.Fatalf("base env changed: %+v", opts.Env)
-	}
 	if os.Getenv("WINDOWS_DEV_AGENT_PROJECT_DIR") != "" || os.Getenv("WINDOWS_DEV_AGENT_HOST") != "" {
 		t.Fatal("process environment was mutated")
 	}
 }
 
-func TestDataDir(t *testing.T) {
-	home := filepath.Join(string(filepath.Separator)+"home", "u")
-	cases := []struct {
-		name string
-		env  map[string]string
-		want string
-	}{
-		{"explicit wins", map[string]string{"WINDOWS_DEV_AGENT_DATA_DIR": "/d", "CODEX_HOME": "/c", "PLUGIN_DATA": "/p"}, "/d"},
-		{"CODEX_HOME beats PLUGIN_DATA", map[string]string{"CODEX_HOME": "/c", "PLUGIN_DATA": "/p"}, filepath.Join("/c", "plugins", "data", "windows-dev-agent")},
-		{"default ~/.codex", map[string]string{"HOME": home, "USERPROFILE": home, "PLUGIN_DATA": "/p"}, filepath.Join(home, ".codex", "plugins", "data", "windows-dev-agent")},
-		{"CODEX_HOME with ~", map[string]string{"HOME": home, "USERPROFILE": home, "CODEX_HOME": "~/cx"}, filepath.Join(home, "cx", "plugins", "data", "windows-dev-agent")},
-	}
-	for _, c := range cases {
-		if got := codex.DataDir(hosttest.Env(c.env)); got != c.want {
-			t.Errorf("%s: DataDir = %q, want %q", c.name, got, c.want)
-		}
-	}
-}
-
 func TestInitialize(t *testing.T) {
-	s := serve(t, tools.Default(), nil)
+	s := serve(t, tools.Default())
 	init := s.InitializeResult()
 	if init.ServerInfo.Name != "windows-dev-agent" || init.ServerInfo.Version != wda.Version {
 		t.Fatalf("serverInfo %+v", init.ServerInfo)

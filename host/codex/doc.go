@@ -1,4 +1,4 @@
-// Package codex is the Codex host adapter (hosts.md §2.7–2.8, §3.2, tools.md §2.3).
+// Package codex is the Codex host adapter (docs/hosts/codex.md).
 //
 // Codex starts the server with the plugin cache as its working directory and tells it
 // nothing about the session's project, so for the project-scoped tools (those whose
@@ -6,11 +6,6 @@
 // before any resolution, and an existing directory; tools/list marks it required. The
 // server cannot check containment (it does not know the session cwd): the Codex hooks
 // (host/hook) bind the argument to the event cwd once the user trusts them.
-//
-// Every call runs with env.DataDir = WINDOWS_DEV_AGENT_DATA_DIR, else
-// ${CODEX_HOME:-~/.codex}/plugins/data/windows-dev-agent. PLUGIN_DATA is deliberately
-// ignored: Codex injects it into hook processes only, so the server and the hooks
-// would log to different places.
 //
 // It must never mutate the process environment or the shared tool schemas (it returns
 // copies), and never write to stdout. The codex_plugins inventory of ecosystem_scan is

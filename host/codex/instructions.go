@@ -1,6 +1,6 @@
 package codex
 
-// Instructions is what Codex is told at initialize (hosts.md §2.8).
+// Instructions is what Codex is told at initialize (docs/hosts/codex.md).
 const Instructions = `Windows Dev Agent under Codex.
 
 Project directory: the project-scoped tools (capability_run, workflow_plan, sandbox_run: cwd or workspace_folder; ecosystem_scan, mcp_audit: cwd) require the absolute path of the current Codex project directory in that argument. Pass the session's working directory explicitly; never pass the plugin cache or a relative path such as "." (this server runs from the plugin cache and cannot know the session's project).

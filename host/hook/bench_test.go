@@ -5,7 +5,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/windows-dev-agent/wda/tools"
+	"github.com/windows-dev-agent/wda/host/classify"
 )
 
 // BenchmarkClaudePreToolUse measures the in-process hook path (decode, classify, audit
@@ -20,7 +20,7 @@ func BenchmarkClaudePreToolUse(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			args := []string{"claude", "pre-tool-use", "--data-dir", b.TempDir()}
 			in := []byte(ev)
-			reg := tools.Default()
+			reg := classify.Shipped
 			b.ReportAllocs()
 			for b.Loop() {
 				if Run(reg, args, bytes.NewReader(in), io.Discard, io.Discard, func(string) string { return "" }) != 0 {

@@ -24,7 +24,7 @@ func claudePreToolUse(c *call, stdin io.Reader) any {
 		return preToolUse(audit.DecisionDeny, fmt.Sprintf(parseDenyReason, err), "")
 	}
 	tool := ev.str("tool_name")
-	class := classify.Tool(c.reg, tool, ev.toolInput())
+	class := c.classify(tool, ev.toolInput())
 	var out any
 	decision := audit.DecisionHostDefault
 	switch class {

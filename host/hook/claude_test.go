@@ -9,7 +9,7 @@ const plug = "mcp__plugin_windows-dev-agent_windows-dev-agent__"
 
 // hosts.md §2.2 decision table, its examples, §7 "Claude hooks" and tools.md §10.12.
 func TestClaudePreToolUse(t *testing.T) {
-	reg := testRegistry()
+	reg := testSpecs()
 	bash := func(cmd string) map[string]any { return map[string]any{"command": cmd} }
 	cases := []struct {
 		name     string
@@ -46,7 +46,7 @@ func TestClaudePreToolUse(t *testing.T) {
 		{"capability plan", plug + "capability_run", map[string]any{"capability": "deploy", "execute": false}, "", "read-only"},
 		{"forbidden capability", plug + "capability_run", map[string]any{"capability": "dangerous", "execute": true}, "deny", "forbidden"},
 		{"approval capability", plug + "capability_run", map[string]any{"capability": "deploy", "execute": true}, "ask", "approval-required"},
-		{"checkpoint capability", plug + "capability_run", map[string]any{"capability": "snapshot", "execute": true}, "ask", "checkpoint"},
+		{"checkpoint tool", plug + "checkpointer", nil, "ask", "checkpoint"},
 		{"reversible capability", plug + "capability_run", map[string]any{"capability": "tests", "execute": true}, "", "reversible"},
 		{"extra_args upgrade", plug + "capability_run", map[string]any{"capability": "tests", "execute": true, "extra_args": []any{"-k", "x"}}, "ask", "approval-required"},
 		{"read-only capability with extra_args", plug + "capability_run", map[string]any{"capability": "lint", "execute": true, "extra_args": []any{"x"}}, "ask", "approval-required"},
@@ -110,7 +110,7 @@ func TestClaudePreToolUse(t *testing.T) {
 
 func TestClaudePreToolUseUnparsable(t *testing.T) {
 	for _, in := range []string{"", "not json", "[1,2]", "null", `"str"`, `{"tool_name":"Bash"} {}`, `{"tool_name":`, "\xff\xfe"} {
-		r := run(t, testRegistry(), nil, in, "claude", "pre-tool-use", "--data-dir", t.TempDir())
+		r := run(t, testSpecs(), nil, in, "claude", "pre-tool-use", "--data-dir", t.TempDir())
 		m := decodeOne(t, r.stdout)
 		if r.code != 0 || m == nil {
 			t.Fatalf("%q: %+v", in, r)
@@ -124,14 +124,14 @@ func TestClaudePreToolUseUnparsable(t *testing.T) {
 		}
 	}
 	// A BOM before an otherwise valid event is tolerated.
-	r := run(t, testRegistry(), nil, "\xef\xbb\xbf"+`{"tool_name":"Bash","tool_input":{"command":"git status"}}`, "claude", "pre-tool-use", "--data-dir", t.TempDir())
+	r := run(t, testSpecs(), nil, "\xef\xbb\xbf"+`{"tool_name":"Bash","tool_input":{"command":"git status"}}`, "claude", "pre-tool-use", "--data-dir", t.TempDir())
 	if r.stdout != "" {
 		t.Errorf("BOM event: %q", r.stdout)
 	}
 }
 
 func TestClaudeStop(t *testing.T) {
-	reg := testRegistry()
+	reg := testSpecs()
 	data := t.TempDir()
 	post := func(session, tool string, input, response any, failure bool) {
 		ev := eventJSON(map[string]any{"session_id": session, "tool_name": tool, "tool_input": input, "tool_response": response, "tool_use_id": "u"})

@@ -29,14 +29,14 @@ func codexPreToolUse(c *call, stdin io.Reader) any {
 		return preToolUse(audit.DecisionDeny, fmt.Sprintf(parseDenyReason, err), "")
 	}
 	tool, input := ev.str("tool_name"), ev.toolInput()
-	class := classify.Tool(c.reg, tool, input)
+	class := c.classify(tool, input)
 	var out any
 	decision := audit.DecisionHostDefault
 	if class == tools.Forbidden {
 		decision = audit.DecisionDeny
 		out = preToolUse(decision, codexForbiddenReason, codexForbiddenContext)
-	} else if t, ok := classify.Lookup(c.reg, tool); ok && t.ProjectArg() != "" {
-		if err := projectScopeError(ev["cwd"], t.ProjectArg(), input); err != nil {
+	} else if sp, ok := c.specs.Find(tool); ok && sp.ProjectArg != "" {
+		if err := projectScopeError(ev["cwd"], sp.ProjectArg, input); err != nil {
 			decision = audit.DecisionDeny
 			out = preToolUse(decision, fmt.Sprintf(codexScopeReason, err), codexScopeContext)
 		}
@@ -56,13 +56,13 @@ func codexPermissionRequest(c *call, stdin io.Reader) any {
 		return nil
 	}
 	tool, input := ev.str("tool_name"), ev.toolInput()
-	class := classify.Tool(c.reg, tool, input)
+	class := c.classify(tool, input)
 	var out any
 	decision := audit.DecisionHostDefault
 	if class == tools.Forbidden {
 		decision = audit.DecisionDeny
 		out = permissionRequest("deny", codexForbiddenMessage)
-	} else if class == tools.ReadOnly && provenPlan(c.reg, tool, input, ev["cwd"]) {
+	} else if class == tools.ReadOnly && provenPlan(c.specs, tool, input, ev["cwd"]) {
 		decision = audit.DecisionAllow
 		out = permissionRequest("allow", "")
 	}
@@ -88,7 +88,7 @@ func CodexMayAllow(tool string) bool {
 }
 
 // provenPlan applies planOnly to one call.
-func provenPlan(reg *tools.Registry, tool string, input map[string]any, cwd any) bool {
+func provenPlan(specs classify.Specs, tool string, input map[string]any, cwd any) bool {
 	short, ok := classify.ShortName(tool)
 	if !ok {
 		return false
@@ -100,11 +100,11 @@ func provenPlan(reg *tools.Registry, tool string, input map[string]any, cwd any)
 	if !rule.needsProject {
 		return true
 	}
-	t, ok := reg.Lookup(short)
-	if !ok || t.ProjectArg() == "" {
+	sp, ok := specs.Lookup(short)
+	if !ok || sp.ProjectArg == "" {
 		return false
 	}
-	return projectScopeError(cwd, t.ProjectArg(), input) == nil
+	return projectScopeError(cwd, sp.ProjectArg, input) == nil
 }
 
 // projectScopeError is the hooks' containment check (hosts.md §3.2): the event's cwd and

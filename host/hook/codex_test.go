@@ -14,7 +14,7 @@ var projectArgs = map[string]string{"capability_run": "cwd", "workflow_plan": "c
 
 // hosts.md §2.4, §7 "Codex hooks", tools.md §10.2: PreToolUse answers only deny.
 func TestCodexPreToolUse(t *testing.T) {
-	reg := testRegistry()
+	reg := testSpecs()
 	p := makeProject(t)
 	type row struct {
 		name    string
@@ -109,7 +109,7 @@ func TestCodexPreToolUse(t *testing.T) {
 
 func TestCodexPreToolUseUnparsable(t *testing.T) {
 	for _, in := range []string{"", "{", "[]", "true"} {
-		r := run(t, testRegistry(), nil, in, "codex", "pre-tool-use", "--data-dir", t.TempDir())
+		r := run(t, testSpecs(), nil, in, "codex", "pre-tool-use", "--data-dir", t.TempDir())
 		m := decodeOne(t, r.stdout)
 		if r.code != 0 || m == nil || m["hookSpecificOutput"].(map[string]any)["permissionDecision"] != "deny" {
 			t.Errorf("%q: %+v", in, r)
@@ -119,7 +119,7 @@ func TestCodexPreToolUseUnparsable(t *testing.T) {
 
 // hosts.md §2.5 decision table and §7 "Codex hooks"; tools.md §10.2.
 func TestCodexPermissionRequest(t *testing.T) {
-	reg := testRegistry()
+	reg := testSpecs()
 	p := makeProject(t)
 	cases := []struct {
 		name  string
@@ -205,7 +205,7 @@ func TestCodexPermissionRequest(t *testing.T) {
 }
 
 func TestCodexTraceAndStop(t *testing.T) {
-	reg := testRegistry()
+	reg := testSpecs()
 	data := t.TempDir()
 	const secret = "SECRET-TOKEN-5f1c"
 	post := func(session, tool string, input, response any) {

@@ -26,7 +26,7 @@ func FuzzHookStdin(f *testing.F) {
 	f.Add([]byte(`not json`), "", "", uint8(0), "", "", uint8(4))
 	f.Add([]byte(`{"session_id":"s","tool_response":{"content":[{"type":"text","text":"{\"status\":\"completed\"}"}]}}`), "", "", uint8(0), "", "", uint8(2))
 	data := f.TempDir()
-	reg := testRegistry()
+	reg := testSpecs()
 	f.Fuzz(func(t *testing.T, raw []byte, tool, cmd string, execute uint8, cwd, arg string, which uint8) {
 		stdin := raw
 		if len(raw) == 0 {

@@ -6,64 +6,55 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/windows-dev-agent/wda/host/classify"
 	"github.com/windows-dev-agent/wda/host/scope"
 	"github.com/windows-dev-agent/wda/tools"
 )
 
-// testRegistry is the shipped tools, except that capability_run classifies by a tiny
-// fake catalog (the real catalog belongs to tools/capabilityrun and changes with it):
-// "dangerous" forbidden, "deploy" approval-required, "tests" reversible, "lint"
-// read-only, "snapshot" checkpoint; unknown ids approval-required; extra_args upgrade to approval-required.
-func testRegistry() *tools.Registry {
-	var names []string
-	for _, n := range tools.Default().Names() {
-		if n != "capability_run" {
-			names = append(names, n)
-		}
-	}
-	reg := tools.Default().Subset(names...)
-	real, _ := tools.Default().Lookup("capability_run")
-	reg.Register(fakeCapability{Tool: real})
-	return reg
+// testSpecs are the shipped tools plus "checkpointer", a tool whose calls are all
+// checkpoint-class (nothing shipped emits that class).
+func testSpecs() classify.Specs {
+	return append(slices.Clone(classify.Shipped), classify.Spec{Name: "checkpointer",
+		Classes: tools.Classification{Base: tools.Checkpoint}, Statuses: []string{"ok"}})
 }
 
-type fakeCapability struct{ tools.Tool }
-
-func (fakeCapability) Classify(a tools.Args) tools.Class {
-	if !a.Bool("execute") {
-		return tools.ReadOnly
-	}
-	c, ok := map[string]tools.Class{"dangerous": tools.Forbidden, "deploy": tools.ApprovalRequired,
-		"tests": tools.Reversible, "lint": tools.ReadOnly, "snapshot": tools.Checkpoint}[a.String("capability")]
-	if !ok {
-		return tools.ApprovalRequired
-	}
-	if xs, _ := a["extra_args"].([]any); len(xs) > 0 && c != tools.Forbidden {
-		return tools.ApprovalRequired
-	}
-	return c
-}
-
-// panicky is a tool whose every method but Name panics, to prove the hooks recover.
-type panicky struct{ tools.Tool }
-
-func (panicky) Name() string                    { return "panicky" }
-func (panicky) ProjectArg() string              { panic("ProjectArg exploded") }
-func (panicky) Classify(tools.Args) tools.Class { panic("Classify exploded") }
+// testCatalog is the replacement catalog the hooks classify capability_run with in
+// these tests (the shipped catalog changes with the product): "dangerous" forbidden,
+// "deploy" approval-required, "tests" reversible, "lint" read-only; unknown ids are
+// approval-required and extra_args upgrade to approval-required.
+const testCatalog = `
+dangerous: {description: d, safety: forbidden, tools: [{name: x, argv: [x]}]}
+deploy: {description: d, safety: approval-required, tools: [{name: x, argv: [x]}]}
+tests: {description: d, safety: reversible, tools: [{name: x, argv: [x]}]}
+lint: {description: d, safety: read-only, tools: [{name: x, argv: [x]}]}
+`
 
 type result struct {
 	code           int
 	stdout, stderr string
 }
 
-func run(t testing.TB, reg *tools.Registry, env map[string]string, stdin string, args ...string) result {
+func run(t testing.TB, specs classify.Specs, env map[string]string, stdin string, args ...string) result {
 	t.Helper()
 	var out, errb bytes.Buffer
-	getenv := func(k string) string { return env[k] }
-	code := Run(reg, args, strings.NewReader(stdin), &out, &errb, getenv)
+	cat := filepath.Join(t.TempDir(), "catalog.yaml")
+	if err := os.WriteFile(cat, []byte(testCatalog), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	getenv := func(k string) string {
+		if v, ok := env[k]; ok {
+			return v
+		}
+		if k == "WINDOWS_DEV_AGENT_CATALOG" {
+			return cat
+		}
+		return ""
+	}
+	code := Run(specs, args, strings.NewReader(stdin), &out, &errb, getenv)
 	return result{code, out.String(), errb.String()}
 }
 

@@ -6,27 +6,25 @@ import (
 	"os"
 	"strings"
 
-	"github.com/windows-dev-agent/wda/host/claude"
-	"github.com/windows-dev-agent/wda/host/codex"
-	"github.com/windows-dev-agent/wda/host/hostenv"
+	"github.com/windows-dev-agent/wda/host/classify"
+	"github.com/windows-dev-agent/wda/internal/config"
 	"github.com/windows-dev-agent/wda/tools"
-	_ "github.com/windows-dev-agent/wda/tools/all" // Classify and ProjectArg of the ten tools
 )
 
 // Usage is the command line summary printed on a usage error.
 const Usage = `usage: wda hook claude pre-tool-use|post-tool-use|post-tool-use-failure|stop [--data-dir DIR] [--session-id ID]
        wda hook codex pre-tool-use|permission-request|post-tool-use|stop [--data-dir DIR]`
 
-// Main runs `wda hook …` with the default registry (the ten tools). args are the
-// arguments after "hook". cmd/wda calls
+// Main runs `wda hook …` (and wda-hook) with the shipped tools' table. args are the
+// arguments after "hook". cmd/wda and cmd/wda-hook call
 //
-//	os.Exit(hook.Main(os.Args[2:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
+//	os.Exit(hook.Main(args, os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	return Run(tools.Default(), args, stdin, stdout, stderr, getenv)
+	return Run(classify.Shipped, args, stdin, stdout, stderr, getenv)
 }
 
-// Run is Main with an explicit registry (for tests and embedders).
-func Run(reg *tools.Registry, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+// Run is Main with explicit tool declarations (for tests and embedders).
+func Run(specs classify.Specs, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
@@ -35,9 +33,14 @@ func Run(reg *tools.Registry, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "wda hook: %v\n%s\n", err, Usage)
 		return 2
 	}
+	cfg, err := config.Resolve(cl.host, config.Flags{DataDir: cl.dataDir}, getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "wda hook: %v\n%s\n", err, Usage)
+		return 2
+	}
 	h := handlers[cl.host+" "+cl.event]
-	c := &call{reg: reg, stderr: stderr, getenv: getenv, sessionFlag: cl.sessionID,
-		dataDir: dataDir(cl, getenv), host: cl.host}
+	c := &call{specs: specs, stderr: stderr, getenv: getenv, sessionFlag: cl.sessionID,
+		dataDir: cfg.DataDir, host: cl.host, catalogPath: cfg.CatalogPath}
 	out := c.safely(h, stdin)
 	if out != nil {
 		if err := writeJSON(stdout, out); err != nil {
@@ -67,7 +70,8 @@ var handlers = map[string]handler{
 
 // call is the per-invocation state every handler gets.
 type call struct {
-	reg         *tools.Registry
+	specs       classify.Specs
+	catalogPath string
 	stderr      io.Writer
 	getenv      func(string) string
 	dataDir     string
@@ -140,14 +144,17 @@ func parseArgs(args []string) (cmdline, error) {
 	return cl, nil
 }
 
-// dataDir is --data-dir, else WINDOWS_DEV_AGENT_DATA_DIR, else the host's default. A
-// flag value the host did not expand is ignored like a missing one.
-func dataDir(cl cmdline, getenv func(string) string) string {
-	if d := hostenv.Var(func(string) string { return cl.dataDir }, ""); d != "" {
-		return d
+// classify is the class of a hook event's call, with the capability catalog in force:
+// the shipped one, or the replacement the server also reads (WINDOWS_DEV_AGENT_CATALOG),
+// loaded only when a capability call needs it.
+func (c *call) classify(tool string, input map[string]any) tools.Class {
+	return classify.Tool(c.specs, c.catalog, tool, input)
+}
+
+func (c *call) catalog(id string) (tools.Class, bool) {
+	if c.catalogPath == "" {
+		cl, ok := classify.ShippedCatalog[id]
+		return cl, ok
 	}
-	if cl.host == "codex" {
-		return codex.DataDir(getenv)
-	}
-	return claude.DataDir(getenv)
+	return replacementClass(c.catalogPath, id)
 }

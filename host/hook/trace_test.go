@@ -8,7 +8,7 @@ import (
 // Claude trace hooks (hosts.md §2.3, tools.md §10.11): one derived record each, nothing
 // on stdout, payload never stored.
 func TestClaudeTrace(t *testing.T) {
-	reg := testRegistry()
+	reg := testSpecs()
 	const secret = "PLANTED-SECRET-9a7e"
 	cases := []struct {
 		name     string

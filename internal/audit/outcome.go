@@ -30,7 +30,11 @@ var notExecutedStatuses = map[string]bool{
 // Outcome derives execution_outcome with the rules of discovery.md §4.3, first match
 // wins. Permission/control events (PreToolUse, PermissionRequest) are always
 // not_applicable. It is pure: the same input always gives the same outcome.
-func Outcome(in OutcomeInput) string {
+func Outcome(in OutcomeInput) string { return OutcomeWith(in, MayStartProcess(in.Tool, in.Input)) }
+
+// OutcomeWith is Outcome with the tool's own declaration of whether the call may start
+// a process (what the server knows from the registry).
+func OutcomeWith(in OutcomeInput, mayStart bool) string {
 	if isPermissionEvent(in.Event) {
 		return NotApplicable
 	}
@@ -43,7 +47,7 @@ func Outcome(in OutcomeInput) string {
 	res := in.Result
 	// Rule 2: no decodable result.
 	if res == nil {
-		if executing || MayStartProcess(in.Tool, in.Input) {
+		if executing || mayStart {
 			return Unknown
 		}
 		return NotApplicable

@@ -1,69 +1,56 @@
 package audit
 
 import (
-	"context"
-	"github.com/windows-dev-agent/wda/runtime"
-	"log/slog"
-
-	"github.com/windows-dev-agent/wda/tools"
+	"encoding/json"
+	"time"
 )
 
-// Sink is the MCP server's runtime.AuditSink: one record per finished tools/call, in
-// rec.DataDir. Pass audit.Sink{} as runtime.Options.Audit.
-type Sink struct {
-	// Logger receives a warning when a record cannot be written; nil means
-	// slog.Default() (stderr). The call itself never fails.
-	Logger *slog.Logger
+// Call is what the MCP core knows of one finished call: derived facts only, never the
+// arguments.
+type Call struct {
+	Tool      string
+	Class     string
+	Host      string
+	SessionID string
+	Duration  time.Duration
+	// Execute: the arguments asked for execution (execute exactly true) of a tool
+	// that plans first (PlanFirst).
+	Execute, PlanFirst bool
+	// MayStartProcess is the tool's own declaration applied to the arguments.
+	MayStartProcess bool
+	// Result is the structured result as JSON; nil when the call ended in a protocol
+	// error (ProtocolError).
+	Result        json.RawMessage
+	ProtocolError bool
 }
 
-var _ runtime.AuditSink = Sink{}
-
-// RecordCall derives the record from rec (rec.Result is read in memory only) and
-// appends it. Failures are logged and swallowed.
-func (s Sink) RecordCall(_ context.Context, rec runtime.CallRecord) {
-	if rec.DataDir == "" {
-		return
-	}
-	if err := Append(rec.DataDir, FromCall(rec)); err != nil {
-		l := s.Logger
-		if l == nil {
-			l = slog.Default()
-		}
-		l.Warn("windows-dev-agent: audit record not written", "tool", rec.Tool, "err", err)
-	}
-}
-
-// FromCall builds the audit record of a finished server call. The gate has applied
-// schema defaults, so an execution-capable tool always had an execute key: it is
-// reconstructed from rec.Execute; ecosystem_scan's include_host is read back from its
-// class (approval-required iff include_host). A JSON-RPC error has no result, so its
-// outcome follows rule 2 (unknown when a process may have started).
-func FromCall(rec runtime.CallRecord) Record {
+// FromCall builds the audit record of a finished server call. What the outcome rules
+// need to know about the arguments comes from the tool's declarations (plan-first,
+// may start a process), never from a list of tool names here. A JSON-RPC error has no
+// result, so its outcome follows rule 2 (unknown when a process may have started).
+func FromCall(c Call) Record {
 	input := map[string]any{}
-	switch ShortName(rec.Tool) {
-	case "capability_run", "package_install", "sandbox_run":
-		input["execute"] = rec.Execute
-	case "ecosystem_scan":
-		input["include_host"] = rec.Class == tools.ApprovalRequired
+	if c.PlanFirst {
+		input["execute"] = c.Execute
 	}
-	event := EventToolCall
-	in := OutcomeInput{Event: event, Tool: rec.Tool, Input: input, Result: rec.Result}
-	if rec.ProtocolError {
-		in.Result = nil
+	var result map[string]any
+	if !c.ProtocolError && len(c.Result) > 0 {
+		_ = json.Unmarshal(c.Result, &result) // an undecodable result counts as none
 	}
-	ok := !rec.ProtocolError
-	ms := float64(rec.Duration.Microseconds()) / 1000
+	in := OutcomeInput{Event: EventToolCall, Tool: c.Tool, Input: input, Result: result}
+	ok := !c.ProtocolError
+	ms := float64(c.Duration.Microseconds()) / 1000
 	return Record{
-		LifecycleEvent:   event,
+		LifecycleEvent:   EventToolCall,
 		LifecycleSuccess: &ok,
 		ExecutionStarted: ExecutionStarted(in),
-		ExecutionOutcome: Outcome(in),
+		ExecutionOutcome: OutcomeWith(in, c.MayStartProcess),
 		ResultStatus:     ResultStatus(in),
-		SessionID:        rec.SessionID,
-		ToolName:         rec.Tool,
+		SessionID:        c.SessionID,
+		ToolName:         c.Tool,
 		DurationMS:       &ms,
-		ErrorPresent:     new(rec.ProtocolError || Truthy(rec.Result["error"])),
-		SafetyClass:      string(rec.Class),
-		Host:             rec.Host,
+		ErrorPresent:     new(c.ProtocolError || Truthy(result["error"])),
+		SafetyClass:      c.Class,
+		Host:             c.Host,
 	}
 }

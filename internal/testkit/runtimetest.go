@@ -21,13 +21,13 @@ import (
 // CheckOutput validates out (a tool's Out value or its structured map) against the
 // tool's output schema.
 func CheckOutput(t tools.Tool, out any) error {
-	return check(t.OutputSchema(), out)
+	return check(schema.Out(t), out)
 }
 
 // CheckInput validates args against the tool's input schema with the SDK's validator
 // (a second opinion beside schema.Validate).
 func CheckInput(t tools.Tool, args any) error {
-	return check(t.InputSchema(), args)
+	return check(schema.In(t), args)
 }
 
 func check(s *schema.Schema, v any) error {

@@ -36,7 +36,8 @@ type out struct {
 var tool = tools.Define(tools.Def[in, out]{
 	Name:        "conform_probe",
 	Description: "A tool whose schemas exercise every keyword the reflector emits.",
-	Classify:    func(tools.Args) tools.Class { return tools.ReadOnly },
+	Classes:     tools.Classification{Base: tools.ReadOnly},
+	Statuses:    []string{"ok"},
 	Handle: func(_ context.Context, _ *tools.Env, a in) (out, error) {
 		return out{Status: tools.Status{Status: a.Query}, inner: inner{Kind: "a"}}, nil
 	},

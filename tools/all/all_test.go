@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"flag"
 	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/schema"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -16,7 +16,7 @@ import (
 
 	"github.com/windows-dev-agent/wda/internal/testkit"
 	"github.com/windows-dev-agent/wda/tools"
-	_ "github.com/windows-dev-agent/wda/tools/all"
+	"github.com/windows-dev-agent/wda/tools/all"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/toolsnaps")
@@ -68,7 +68,7 @@ func TestToolSnapshots(t *testing.T) {
 func TestSchemaContracts(t *testing.T) {
 	identity := []string{"expected_executable", "expected_executable_identity_kind", "expected_executable_identity_sha256"}
 	for _, tl := range tools.Default().Tools() {
-		in, out := tl.InputSchema(), tl.OutputSchema()
+		in, out := schema.In(tl), schema.Out(tl)
 		if in.AdditionalProperties == nil || out.AdditionalProperties == nil {
 			t.Errorf("%s: input and output schemas must set additionalProperties:false", tl.Name())
 		}
@@ -98,7 +98,7 @@ func TestSchemaContracts(t *testing.T) {
 		}
 	}
 	sb, _ := tools.Default().Lookup("sandbox_run")
-	if !slices.Contains(sb.InputSchema().Required, "isolation_requirement") {
+	if !slices.Contains(schema.In(sb).Required, "isolation_requirement") {
 		t.Error("sandbox_run must require isolation_requirement")
 	}
 }
@@ -137,18 +137,17 @@ var minimal = map[string]map[string]any{
 	"sandbox_run":     {"command": "echo hi", "isolation_requirement": "linux_compatibility"},
 }
 
-// stillStubbed lists the tools whose issue has not landed. Empty it as they land: the
-// test fails both when a listed tool is implemented and when an unlisted one is not.
-var stillStubbed = []string{}
-
-func TestNotImplementedList(t *testing.T) {
+// TestMinimalCallsConform calls each tool with its smallest valid arguments over MCP:
+// every result matches the output schema, whose status enum is the tool's declared
+// vocabulary, so a status a tool did not declare fails here.
+func TestMinimalCallsConform(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	// An empty environment (no PATH): no tool resolves, so no call starts a process.
 	empty := func(string) string { return "" }
-	srv := runtime.NewServer(tools.Default(), runtime.Options{Env: tools.Env{DataDir: filepath.Join(dir, "data"), ProjectDir: dir, Getenv: empty}})
+	reg := all.New(all.Config{})
+	srv := runtime.NewServer(reg, runtime.Options{DataDir: filepath.Join(dir, "data"), ProjectDir: dir, Getenv: empty})
 	cs := testkit.Connect(t, srv)
-	var stubbed []string
 	for _, name := range registryOrder {
 		args := minimal[name]
 		if args == nil {
@@ -160,20 +159,12 @@ func TestNotImplementedList(t *testing.T) {
 			continue
 		}
 		out, _ := res.StructuredContent.(map[string]any)
-		if e, _ := out["error"].(string); strings.HasSuffix(e, tools.NotImplementedSuffix) {
-			stubbed = append(stubbed, name)
-		}
-		tl, _ := tools.Default().Lookup(name)
+		tl, _ := reg.Lookup(name)
 		if err := testkit.CheckOutput(tl, out); err != nil {
 			t.Errorf("%s: result does not match its output schema: %v\n%v", name, err, out)
 		}
-	}
-	if diff := cmp.Diff(stillStubbed, stubbed, cmp.Transformer("nilEmpty", func(s []string) []string {
-		if s == nil {
-			return []string{}
+		if !slices.Contains(tl.Statuses(), out["status"].(string)) {
+			t.Errorf("%s: status %v is not declared", name, out["status"])
 		}
-		return s
-	})); diff != "" {
-		t.Fatalf("tools still answering %q (-listed +actual):\n%s", tools.NotImplementedSuffix, diff)
 	}
 }

@@ -15,7 +15,7 @@ import (
 
 // In is the input of capability_run.
 type In struct {
-	Capability string   `json:"capability" jsonschema:"required,maxLength=256,description=Capability id from the catalog."`
+	Capability string   `json:"capability" jsonschema:"required,minLength=1,maxLength=256,description=Capability id from the catalog."`
 	ExtraArgs  []string `json:"extra_args,omitempty" jsonschema:"maxItems=128,description=Extra arguments appended to the argv as separate elements (never shell-joined)."`
 	Cwd        string   `json:"cwd,omitempty" jsonschema:"description=Project directory to run in (default: the active project)."`
 	Execute    bool     `json:"execute,omitempty" jsonschema:"default=false,description=false returns the plan; true runs the reviewed plan."`
@@ -26,57 +26,80 @@ type In struct {
 // Out is the result of capability_run: the engine's merged plan + receipt + status.
 type Out = capability.Result
 
-// Tool is the capability_run tool definition.
-var Tool = tools.Define(tools.Def[In, Out]{
-	Name:        "capability_run",
-	Order:       3,
-	Title:       "Run capability",
-	Description: "Plan or run a capability from the catalog (capabilities.yaml). execute:false returns the exact argv, the absolute executable and its SHA-256 identity for review; execute:true runs it only when the reviewed identity is echoed back unchanged. Forbidden capabilities are blocked; extra_args make a call approval-required.",
-	Annotations: tools.Annotations{ReadOnly: false, Destructive: true, Idempotent: false, OpenWorld: true},
-	ProjectArg:  "cwd",
-	Classify:    classify,
-	Handle:      handle,
-})
-
-func init() { tools.Register(Tool) }
-
-// classify is the hook-side class (tools.md §3.3): a plan is read-only; an execution
-// takes the effective class of the named capability in the shipped catalog, and an
-// unknown capability or an unreadable catalog is approval-required.
-func classify(a tools.Args) tools.Class {
-	if !a.Bool("execute") {
-		return tools.ReadOnly
-	}
-	cat, err := catalog.Shipped()
-	if err != nil {
-		return tools.ApprovalRequired
-	}
-	cp, ok := cat.Get(a.String("capability"))
-	if !ok {
-		return tools.ApprovalRequired
-	}
-	var extra []string
-	if l, ok := a["extra_args"].([]any); ok {
-		for _, x := range l {
-			s, _ := x.(string)
-			extra = append(extra, s)
-		}
-	}
-	return capability.EffectiveClass(cp.Safety, extra)
+// Deps are the authorities capability_run consults; tests pass fakes.
+type Deps struct {
+	// Catalog is the capability catalog in force: classification and the engine read
+	// the same one.
+	Catalog     func() (*catalog.Catalog, error)
+	Resolver    func(getenv func(string) string) proc.Resolver
+	Runner      proc.Runner
+	Fingerprint func(path string) (proc.Identity, error)
+	SamePath    func(a, b string) bool
 }
 
-func handle(ctx context.Context, env *tools.Env, in In) (Out, error) {
-	dir, err := tools.ResolveDir(env, in.Cwd)
-	if err != nil {
-		return Out{Status: tools.Status{Status: "invalid_input", Error: err.Error()}, Capability: in.Capability}, nil
+// DefaultDeps are the shipped catalog and the real resolver, runner and fingerprints.
+func DefaultDeps() Deps {
+	return Deps{
+		Catalog:     catalog.Shipped,
+		Resolver:    func(getenv func(string) string) proc.Resolver { return proc.NewResolver(getenv) },
+		Runner:      proc.Exec{},
+		Fingerprint: proc.Fingerprint,
+		SamePath:    proc.SamePath,
 	}
-	cat, err := catalog.LoadOrShipped(env.Catalog)
+}
+
+// Statuses are the words of a capability_run result's status.
+var Statuses = []string{tools.StatusPlanned, tools.StatusCompleted, tools.StatusFailed, tools.StatusUnavailable,
+	tools.StatusStalePlan, "unknown_capability", tools.StatusConfigurationError, tools.StatusCancelled}
+
+// New returns the capability_run tool running with d.
+func New(d Deps) tools.Tool {
+	return tools.Define(tools.Def[In, Out]{
+		Name:        "capability_run",
+		Order:       3,
+		Title:       "Run capability",
+		Description: "Plan or run a capability from the catalog (capabilities.yaml). execute:false returns the exact argv, the absolute executable and its SHA-256 identity for review; execute:true runs it only when the reviewed identity is echoed back unchanged. Forbidden capabilities are blocked; extra_args make a call approval-required.",
+		Annotations: tools.Annotations{ReadOnly: false, Destructive: true, Idempotent: false, OpenWorld: true},
+		ProjectArg:  "cwd",
+		// A plan is read-only; an execution takes the effective class of the named
+		// capability in the catalog in force (docs/safety.md).
+		Classes: tools.Classification{Base: tools.ReadOnly, Rules: []tools.Rule{
+			{When: tools.WhenTrue("execute"), Catalog: &tools.CatalogRef{ID: "capability", Extra: "extra_args"}},
+		}},
+		Catalog:  d.catalogClass,
+		Starts:   tools.WhenTrue("execute"),
+		Statuses: Statuses,
+		Handle:   d.handle,
+	})
+}
+
+func init() { tools.Register(New(DefaultDeps())) }
+
+// catalogClass is a capability's base class in the catalog in force.
+func (d Deps) catalogClass(id string) (tools.Class, bool) {
+	cat, err := d.Catalog()
 	if err != nil {
-		// Not a domain outcome: the server answers with JSON-RPC -32000 and this text.
-		return Out{}, fmt.Errorf("capability catalog could not be loaded: %w", err)
+		return "", false
 	}
-	e := &capability.Engine{Catalog: cat, Resolver: proc.NewResolver(env.Lookup), Runner: proc.Exec{},
-		Fingerprint: proc.Fingerprint, SamePath: proc.SamePath}
+	cp, ok := cat.Get(id)
+	if !ok {
+		return "", false
+	}
+	return cp.Safety, true
+}
+
+func (d Deps) handle(ctx context.Context, env *tools.Env, in In) (Out, error) {
+	cat, err := d.Catalog()
+	if err != nil {
+		return Out{Status: tools.Refusal(tools.StatusConfigurationError, fmt.Sprintf("capability catalog could not be loaded: %v", err)),
+			Capability: in.Capability}, nil
+	}
+	dir := env.ProjectDir
+	if env.Project != nil {
+		dir = env.Project.Path
+	}
+	e := &capability.Engine{Catalog: cat, Resolver: d.Resolver(env.Lookup), Runner: d.Runner,
+		Fingerprint: d.Fingerprint, SamePath: d.SamePath}
 	return e.Run(ctx, capability.Request{Capability: in.Capability, ExtraArgs: in.ExtraArgs, Dir: dir,
-		Execute: in.Execute, Expected: in.Identity, TimeoutSeconds: in.TimeoutSeconds}), nil
+		Execute: in.Execute, Expected: in.Identity, TimeoutSeconds: in.TimeoutSeconds, Progress: env.Report}), nil
 }

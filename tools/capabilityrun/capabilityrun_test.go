@@ -1,18 +1,13 @@
 package capabilityrun_test
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
-	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/internal/catalog"
 	"os"
 	"path/filepath"
 	goruntime "runtime"
 	"strings"
 	"testing"
-
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/windows-dev-agent/wda/internal/testkit"
 	"github.com/windows-dev-agent/wda/tools"
@@ -35,8 +30,9 @@ func TestClassify(t *testing.T) {
 		{tools.Args{"capability": "test-python", "execute": true, "extra_args": []any{"-k", "x"}}, tools.ApprovalRequired},
 		{tools.Args{"capability": "inspect-git", "execute": true, "extra_args": []any{"--porcelain"}}, tools.ApprovalRequired},
 	}
+	tool := capabilityrun.New(capabilityrun.DefaultDeps())
 	for _, tt := range tests {
-		if got := capabilityrun.Tool.Classify(tt.args); got != tt.want {
+		if got := tool.Classify(tt.args); got != tt.want {
 			t.Errorf("Classify(%v) = %s, want %s", tt.args, got, tt.want)
 		}
 	}
@@ -57,22 +53,34 @@ func toolDir(t *testing.T, name, script string) (dir, path string) {
 	return dir, path
 }
 
-func env(t *testing.T, pathDir string, cat string) *tools.Env {
+// world is a project, a PATH and the tool running with a catalog.
+type world struct {
+	*tools.Env
+	tool tools.Tool
+}
+
+// env is a world whose PATH is pathDir and whose catalog is cat ("" for the shipped).
+func env(t *testing.T, pathDir string, cat string) world {
 	e := &tools.Env{ProjectDir: t.TempDir(), Getenv: func(k string) string {
 		if k == "PATH" {
 			return pathDir
 		}
 		return ""
 	}}
-	if cat != "" {
-		e.Catalog = []byte(cat)
-	}
-	return e
+	return world{e, capabilityrun.New(deps(cat))}
 }
 
-func call(t *testing.T, e *tools.Env, args tools.Args) map[string]any {
+func deps(cat string) capabilityrun.Deps {
+	d := capabilityrun.DefaultDeps()
+	if cat != "" {
+		d.Catalog = func() (*catalog.Catalog, error) { return catalog.Load([]byte(cat)) }
+	}
+	return d
+}
+
+func call(t *testing.T, w world, args tools.Args) map[string]any {
 	t.Helper()
-	m, _ := testkit.Call(t, capabilityrun.Tool, e, args)
+	m, _ := testkit.Call(t, w.tool, w.Env, args)
 	return m
 }
 
@@ -125,28 +133,32 @@ func TestRefusals(t *testing.T) {
 	}
 }
 
-func TestForbiddenBlockedByHandler(t *testing.T) {
-	// The gate blocks forbidden calls it can classify from the shipped catalog; an
-	// embedder's own catalog is still enforced by the engine.
+// TestReplacementCatalogClass: the class of a call comes from the catalog the tool runs
+// with, so a replacement catalog's forbidden capability is blocked by the pipeline
+// before the handler, and its approval-required one is classified as such.
+func TestReplacementCatalogClass(t *testing.T) {
 	dir, _ := toolDir(t, "nuker", "#!/bin/sh\n")
-	e := env(t, dir, "nuke: {description: d, safety: forbidden, tools: [{name: nuker, argv: [nuker]}]}")
+	cat := "nuke: {description: d, safety: forbidden, tools: [{name: nuker, argv: [nuker]}]}\n" +
+		"look: {description: d, safety: approval-required, tools: [{name: nuker, argv: [nuker]}]}"
+	e := env(t, dir, cat)
 	m := call(t, e, tools.Args{"capability": "nuke", "execute": true})
-	if m["status"] != "blocked" || m["error"] != "Capability is forbidden" || m["execution_started"] != false {
+	if m["status"] != "blocked" || !strings.Contains(m["error"].(string), "classified forbidden") || m["execution_started"] != false {
 		t.Fatalf("got %v", m)
+	}
+	if c := e.tool.Classify(tools.Args{"capability": "look", "execute": true}); c != tools.ApprovalRequired {
+		t.Fatalf("look classified %s", c)
+	}
+	if m := call(t, e, tools.Args{"capability": "look"}); m["safety_class"] != "approval-required" {
+		t.Fatalf("plan of look: %v", m)
 	}
 }
 
-func TestCatalogErrorIsProtocolError(t *testing.T) {
-	ctx := context.Background()
-	reg := tools.New()
-	reg.Register(capabilityrun.Tool)
-	srv := runtime.NewServer(reg, runtime.Options{Env: tools.Env{DataDir: t.TempDir(), ProjectDir: t.TempDir(),
-		Catalog: []byte("broken: {description: d, tools: []}")}})
-	cs := testkit.Connect(t, srv)
-	_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "capability_run", Arguments: map[string]any{"capability": "broken"}})
-	var we *jsonrpc.Error
-	if !errors.As(err, &we) || we.Code != -32000 || !strings.Contains(we.Message, "capability catalog could not be loaded") ||
-		!strings.Contains(we.Message, `capability "broken"`) {
-		t.Fatalf("got %v, want a -32000 error naming the catalog problem", err)
+// TestCatalogErrorIsConfigurationError: a catalog that cannot be loaded is a domain
+// outcome naming the problem, as in workflow_plan.
+func TestCatalogErrorIsConfigurationError(t *testing.T) {
+	m := call(t, env(t, "", "broken: {description: d, tools: []}"), tools.Args{"capability": "broken"})
+	if m["status"] != "configuration_error" || !strings.Contains(m["error"].(string), "capability catalog could not be loaded") ||
+		!strings.Contains(m["error"].(string), `capability "broken"`) {
+		t.Fatalf("got %v", m)
 	}
 }

@@ -7,18 +7,19 @@ import (
 	"github.com/windows-dev-agent/wda/tools"
 )
 
-// deps are the authorities a scan consults for host inventory, so tests can record
+// Deps are the authorities a scan consults for host inventory, so tests can record
 // (or forbid) every executable lookup and process start.
-type deps struct {
-	resolve func(env *tools.Env, name string) (string, bool)
-	run     func(ctx context.Context, req proc.Request) proc.Receipt
+type Deps struct {
+	Resolve func(env *tools.Env, name string) (string, bool)
+	Run     func(ctx context.Context, req proc.Request) proc.Receipt
 }
 
-func defaultDeps() deps {
-	return deps{
-		resolve: func(env *tools.Env, name string) (string, bool) {
+// DefaultDeps are the real resolver and runner.
+func DefaultDeps() Deps {
+	return Deps{
+		Resolve: func(env *tools.Env, name string) (string, bool) {
 			return proc.NewResolver(env.Lookup).Resolve(name)
 		},
-		run: proc.Run,
+		Run: proc.Run,
 	}
 }

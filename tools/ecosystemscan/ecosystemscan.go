@@ -1,4 +1,4 @@
-// Package ecosystemscan is the ecosystem_scan tool (tools.md §3.8): an inventory of the
+// Package ecosystemscan is the ecosystem_scan tool (docs/tools/ecosystem_scan.md): an inventory of the
 // project's AI/editor ecosystem (VS Code recommendations, MCP configs, agent config
 // markers) and, with include_host, installed VS Code extensions, Claude plugins, Codex
 // plugin folders and user-level MCP configs; with include_packages, winget list.
@@ -66,7 +66,7 @@ type Packages struct {
 	Items   []string `json:"items" jsonschema:"required"`
 }
 
-// CodexPlugins is the Codex plugin-folder inventory (hosts.md §2.8).
+// CodexPlugins is the Codex plugin-folder inventory (docs/hosts/codex.md).
 type CodexPlugins struct {
 	// Root is $CODEX_HOME/plugins.
 	Root string `json:"root" jsonschema:"required"`
@@ -78,27 +78,25 @@ type CodexPlugins struct {
 	ConfigFile *string `json:"config_file" jsonschema:"required,nullable"`
 }
 
-// Tool is the ecosystem_scan tool definition.
-var Tool = tools.Define(tools.Def[In, Out]{
-	Name:        "ecosystem_scan",
-	Order:       8,
-	Title:       "Scan ecosystem",
-	Description: "Inventory the project's AI/editor ecosystem: VS Code recommendations, MCP configs (structure only), agent config markers. include_host adds installed VS Code extensions and Claude/Codex plugins; include_packages (with include_host) adds winget list.",
-	Annotations: tools.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false},
-	ProjectArg:  "cwd",
-	Classify:    classify,
-	Handle: func(ctx context.Context, env *tools.Env, in In) (Out, error) {
-		return scan(ctx, env, in, defaultDeps())
-	},
-})
-
-func init() { tools.Register(Tool) }
-
-// classify: a project-only scan is read-only; include_host (exactly true) reads user
-// state and may start processes, so the host should approve it (§8.2).
-func classify(a tools.Args) tools.Class {
-	if a.Bool("include_host") {
-		return tools.ApprovalRequired
-	}
-	return tools.ReadOnly
+// New returns the ecosystem_scan tool running with d.
+func New(d Deps) tools.Tool {
+	return tools.Define(tools.Def[In, Out]{
+		Name:        "ecosystem_scan",
+		Order:       8,
+		Title:       "Scan ecosystem",
+		Description: "Inventory the project's AI/editor ecosystem: VS Code recommendations, MCP configs (structure only), agent config markers. include_host adds installed VS Code extensions and Claude/Codex plugins; include_packages (with include_host) adds winget list.",
+		Annotations: tools.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false},
+		ProjectArg:  "cwd",
+		// A project-only scan is read-only; include_host (exactly true) reads user state
+		// and may start processes, so the host should approve it.
+		Classes: tools.Classification{Base: tools.ReadOnly, Rules: []tools.Rule{
+			{When: tools.WhenTrue("include_host"), Class: tools.ApprovalRequired}}},
+		Starts:   tools.WhenTrue("include_host"),
+		Statuses: []string{"ok"},
+		Handle: func(ctx context.Context, env *tools.Env, in In) (Out, error) {
+			return scan(ctx, env, in, d)
+		},
+	})
 }
+
+func init() { tools.Register(New(DefaultDeps())) }

@@ -33,7 +33,7 @@ printf 'github.copilot-chat\ngolang.go\n'
 i=0; while [ $i -lt 2000 ]; do echo "Package.Number.$i   Some.Identifier.$i   1.2.3.4   winget"; i=$((i+1)); done
 `)
 	env := envFor(root, "claude", map[string]string{"PATH": bin, "HOME": home})
-	out, err := Tool.Call(context.Background(), env, map[string]any{"include_host": true, "include_packages": true})
+	out, err := New(DefaultDeps()).Call(context.Background(), env, map[string]any{"include_host": true, "include_packages": true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ i=0; while [ $i -lt 2000 ]; do echo "Package.Number.$i   Some.Identifier.$i   1.
 
 	// A short, whole winget output is kept.
 	script("winget", `echo "Name  Id  Version"; echo "A  a.a  1"`)
-	out, _ = Tool.Call(context.Background(), env, map[string]any{"include_host": true, "include_packages": true})
+	out, _ = New(DefaultDeps()).Call(context.Background(), env, map[string]any{"include_host": true, "include_packages": true})
 	if got := out.(Out).Inventory.Packages.Items; strings.Join(got, "|") != "Name  Id  Version|A  a.a  1" {
 		t.Errorf("items = %q", got)
 	}

@@ -38,12 +38,12 @@ var WingetListArgs = []string{"list", "--source", "winget", "--disable-interacti
 // vscodeExtensions runs `code --list-extensions`; only a whole, successful output
 // counts as the installed list.
 func (s *scanner) vscodeExtensions(root string) {
-	code, ok := s.deps.resolve(s.env, "code")
+	code, ok := s.deps.Resolve(s.env, "code")
 	if !ok {
 		s.warn(WarnCodeMissing)
 		return
 	}
-	r := s.deps.run(s.ctx, proc.Request{Argv: []string{code, "--list-extensions"}, Dir: root, Timeout: CodeTimeout})
+	r := s.deps.Run(s.ctx, proc.Request{Argv: []string{code, "--list-extensions"}, Dir: root, Timeout: CodeTimeout})
 	s.started = s.started || r.ExecutionStarted
 	switch {
 	case !r.Succeeded:
@@ -63,13 +63,13 @@ func (s *scanner) vscodeExtensions(root string) {
 // a whole, successful output.
 func (s *scanner) packages(root string) {
 	s.inv.Packages.Queried = true
-	winget, ok := s.deps.resolve(s.env, "winget")
+	winget, ok := s.deps.Resolve(s.env, "winget")
 	if !ok {
 		s.warn(WarnWingetMissing)
 		return
 	}
 	argv := append([]string{winget}, WingetListArgs...)
-	r := s.deps.run(s.ctx, proc.Request{Argv: argv, Dir: root, Timeout: WingetTimeout, StdoutLimit: WingetStdoutLimit})
+	r := s.deps.Run(s.ctx, proc.Request{Argv: argv, Dir: root, Timeout: WingetTimeout, StdoutLimit: WingetStdoutLimit})
 	s.started = s.started || r.ExecutionStarted
 	switch {
 	case !r.Succeeded:

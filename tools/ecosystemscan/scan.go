@@ -20,13 +20,13 @@ var Markers = []string{".clinerules", ".roo", ".continue", ".agents",
 // overlapWords mark installed extensions that overlap with agent tooling.
 var overlapWords = []string{"cline", "roo", "continue", "copilot", "aider", "agent"}
 
-func scan(ctx context.Context, env *tools.Env, in In, d deps) (Out, error) {
+func scan(ctx context.Context, env *tools.Env, in In, d Deps) (Out, error) {
 	if in.IncludePackages && !in.IncludeHost {
 		return refuse("include_packages requires include_host=true"), nil
 	}
-	root, err := tools.ResolveDir(env, in.Cwd)
-	if err != nil {
-		return refuse(err.Error()), nil
+	root := env.ProjectDir
+	if env.Project != nil {
+		root = env.Project.Path
 	}
 	inv := &Inventory{
 		ProjectRoot: root, HostInventoryIncluded: in.IncludeHost,
@@ -71,7 +71,7 @@ func refuse(msg string) Out {
 type scanner struct {
 	ctx     context.Context
 	env     *tools.Env
-	deps    deps
+	deps    Deps
 	inv     *Inventory
 	started bool
 }

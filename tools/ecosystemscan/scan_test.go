@@ -26,16 +26,16 @@ type recorder struct {
 	receipts map[string]proc.Receipt // name → receipt
 }
 
-func (r *recorder) deps() deps {
-	return deps{
-		resolve: func(_ *tools.Env, name string) (string, bool) {
+func (r *recorder) deps() Deps {
+	return Deps{
+		Resolve: func(_ *tools.Env, name string) (string, bool) {
 			r.mu.Lock()
 			defer r.mu.Unlock()
 			r.resolved = append(r.resolved, name)
 			p, ok := r.paths[name]
 			return p, ok
 		},
-		run: func(_ context.Context, req proc.Request) proc.Receipt {
+		Run: func(_ context.Context, req proc.Request) proc.Receipt {
 			r.mu.Lock()
 			defer r.mu.Unlock()
 			r.runs = append(r.runs, req)
@@ -52,13 +52,13 @@ func (r *recorder) deps() deps {
 }
 
 // forbidden fails the test on any executable lookup or process start.
-func forbidden(t *testing.T) deps {
-	return deps{
-		resolve: func(_ *tools.Env, name string) (string, bool) {
+func forbidden(t *testing.T) Deps {
+	return Deps{
+		Resolve: func(_ *tools.Env, name string) (string, bool) {
 			t.Errorf("resolver consulted for %q in a project-only scan", name)
 			return "", false
 		},
-		run: func(_ context.Context, req proc.Request) proc.Receipt {
+		Run: func(_ context.Context, req proc.Request) proc.Receipt {
 			t.Errorf("process started in a project-only scan: %v", req.Argv)
 			return proc.Receipt{}
 		},
@@ -71,13 +71,13 @@ func ok(stdout string) proc.Receipt {
 		OutputCaptureComplete: true, OutputCaptureSettled: true}
 }
 
-func run(t *testing.T, env *tools.Env, in In, d deps) (Out, map[string]any) {
+func run(t *testing.T, env *tools.Env, in In, d Deps) (Out, map[string]any) {
 	t.Helper()
 	out, err := scan(context.Background(), env, in, d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, _ := testkit.Decode(t, Tool, out)
+	m, _ := testkit.Decode(t, New(DefaultDeps()), out)
 	return out, m
 }
 
@@ -92,7 +92,7 @@ func TestClassify(t *testing.T) {
 	} {
 		var a tools.Args
 		json.Unmarshal([]byte(args), &a)
-		if got := Tool.Classify(a); got != want {
+		if got := New(DefaultDeps()).Classify(a); got != want {
 			t.Errorf("Classify(%s) = %s, want %s", args, got, want)
 		}
 	}
@@ -164,9 +164,11 @@ func TestInvalidInput(t *testing.T) {
 	if diff := cmp.Diff(want, m); diff != "" {
 		t.Errorf("(-want +got)\n%s", diff)
 	}
-	out, _ = run(t, envFor(root, "claude", nil), In{Cwd: filepath.Join(root, "nope")}, forbidden(t))
-	if out.Status.Status != "invalid_input" || out.Error != "Not a directory: "+filepath.Join(root, "nope") || out.Inventory != nil {
-		t.Errorf("got %+v", out)
+	_ = out
+	// The project argument is bound by the pipeline before the scan.
+	m, _ = testkit.Call(t, New(forbidden(t)), envFor(root, "claude", nil), tools.Args{"cwd": filepath.Join(root, "nope")})
+	if m["status"] != "invalid_input" || m["error"] != "Not a directory: "+filepath.Join(root, "nope") || m["inventory"] != nil {
+		t.Errorf("got %+v", m)
 	}
 }
 

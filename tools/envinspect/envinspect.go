@@ -27,37 +27,47 @@ type Out struct {
 	Snapshot *discovery.Snapshot `json:"snapshot,omitempty"`
 }
 
-// Tool is the env_inspect tool definition.
-var Tool = tools.Define(tools.Def[In, Out]{
-	Name:        "env_inspect",
-	Order:       1,
-	Title:       "Inspect environment",
-	Description: "Report the Windows development environment as a canonical tri-state snapshot (true = observed, false = observed absent, null = not established): OS, virtualization (Hyper-V, WSL, Windows Sandbox, Dev Drive), package managers, runtimes, editors. Cached for five minutes; force_refresh skips the cache.",
-	Annotations: tools.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false},
-	ProjectArg:  "",
-	Classify:    classify,
-	Handle:      handle,
-})
+// Statuses are the words of Out's status.
+var Statuses = []string{"ok", "degraded"}
 
-func init() { tools.Register(Tool) }
-
-func classify(a tools.Args) tools.Class {
-	return tools.ReadOnly
+// Deps are the authorities env_inspect consults; tests pass fakes.
+type Deps struct {
+	// Discover produces (or reads from the cache) the snapshot.
+	Discover func(ctx context.Context, opts discovery.Options, force bool) discovery.Result
+	// Now is the clock of the hard-failure fallback.
+	Now func() time.Time
 }
 
-// discover is the discovery entry point; tests replace it.
-var discover = discovery.Discover
+// DefaultDeps are the real discovery and clock.
+func DefaultDeps() Deps { return Deps{Discover: discovery.Discover, Now: time.Now} }
 
-// now is the clock of the hard-failure fallback.
-var now = time.Now
+// New returns the env_inspect tool running with d.
+func New(d Deps) tools.Tool {
+	return tools.Define(tools.Def[In, Out]{
+		Name:        "env_inspect",
+		Order:       1,
+		Title:       "Inspect environment",
+		Description: "Report the Windows development environment as a canonical tri-state snapshot (true = observed, false = observed absent, null = not established): OS, virtualization (Hyper-V, WSL, Windows Sandbox, Dev Drive), package managers, runtimes, editors. Cached for five minutes; force_refresh skips the cache.",
+		Annotations: tools.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false},
+		Classes:     tools.Classification{Base: tools.ReadOnly},
+		// A cold snapshot runs the platform probes (PowerShell, vswhere) on Windows.
+		Starts:   tools.AlwaysCond,
+		Statuses: Statuses,
+		Handle: func(ctx context.Context, env *tools.Env, in In) (Out, error) {
+			return d.handle(ctx, env, in)
+		},
+	})
+}
 
-func handle(ctx context.Context, env *tools.Env, in In) (out Out, _ error) {
+func init() { tools.Register(New(DefaultDeps())) }
+
+func (d Deps) handle(ctx context.Context, env *tools.Env, in In) (out Out, _ error) {
 	defer func() {
 		if r := recover(); r != nil {
-			out = fromResult(discovery.Result{Snapshot: discovery.Fallback(now(), fmt.Sprintf("Unexpected discovery failure: %v", r))})
+			out = fromResult(discovery.Result{Snapshot: discovery.Fallback(d.Now(), fmt.Sprintf("Unexpected discovery failure: %v", r))})
 		}
 	}()
-	res := discover(ctx, discovery.Options{DataDir: env.DataDir, Getenv: env.Lookup}, in.ForceRefresh)
+	res := d.Discover(ctx, discovery.Options{DataDir: env.DataDir, Getenv: env.Lookup}, in.ForceRefresh)
 	return fromResult(res), nil
 }
 

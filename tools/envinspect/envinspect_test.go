@@ -25,31 +25,31 @@ func (p fakeProducer) Produce(context.Context) discovery.Facts {
 	return discovery.Facts{System: &discovery.System{OSName: "Fake OS"}, ExecutionStarted: true}
 }
 
-// withProducers routes the handler's discovery to fake producers, keeping the real
+// withProducers is the tool with discovery routed to fake producers, keeping the real
 // cache of the Env's data dir.
-func withProducers(t *testing.T, ps ...discovery.Producer) {
-	t.Helper()
-	orig := discover
-	t.Cleanup(func() { discover = orig })
-	discover = func(ctx context.Context, o discovery.Options, force bool) discovery.Result {
+func withProducers(ps ...discovery.Producer) tools.Tool {
+	d := DefaultDeps()
+	d.Discover = func(ctx context.Context, o discovery.Options, force bool) discovery.Result {
 		o.Producers = ps
 		o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
-		return orig(ctx, o, force)
+		return discovery.Discover(ctx, o, force)
 	}
+	return New(d)
 }
 
-func call(t *testing.T, env *tools.Env, args tools.Args) map[string]any {
+func call(t *testing.T, tool tools.Tool, env *tools.Env, args tools.Args) map[string]any {
 	t.Helper()
 	if args == nil {
 		args = tools.Args{}
 	}
-	m, _ := testkit.Call(t, Tool, env, args)
+	m, _ := testkit.Call(t, tool, env, args)
 	return m
 }
 
 func TestEnvInspectCacheAndExecutionStarted(t *testing.T) {
+	t.Parallel()
 	runs := 0
-	withProducers(t, fakeProducer{&runs})
+	tool := withProducers(fakeProducer{&runs})
 	env := &tools.Env{DataDir: t.TempDir(), Getenv: func(string) string { return "" }}
 	cases := []struct {
 		args    tools.Args
@@ -62,7 +62,7 @@ func TestEnvInspectCacheAndExecutionStarted(t *testing.T) {
 		{tools.Args{"force_refresh": false}, false, 2},
 	}
 	for i, c := range cases {
-		m := call(t, env, c.args)
+		m := call(t, tool, env, c.args)
 		if m["execution_started"] != c.started || runs != c.runs || m["status"] != "ok" {
 			t.Fatalf("call %d: %v (runs %d)", i, m, runs)
 		}
@@ -74,7 +74,7 @@ func TestEnvInspectCacheAndExecutionStarted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := call(t, env, nil)
+	m := call(t, tool, env, nil)
 	b, _ := json.Marshal(m["snapshot"])
 	var cached any
 	_ = json.Unmarshal(raw, &cached)
@@ -85,16 +85,16 @@ func TestEnvInspectCacheAndExecutionStarted(t *testing.T) {
 	if err := discovery.InvalidateCache(env.DataDir); err != nil {
 		t.Fatal(err)
 	}
-	if m := call(t, env, nil); m["execution_started"] != true || runs != 3 {
+	if m := call(t, tool, env, nil); m["execution_started"] != true || runs != 3 {
 		t.Fatalf("after invalidation: %v runs %d", m, runs)
 	}
 }
 
 func TestEnvInspectHardFailureIsDegradedCanonical(t *testing.T) {
-	orig := discover
-	t.Cleanup(func() { discover = orig })
-	discover = func(context.Context, discovery.Options, bool) discovery.Result { panic("cannot construct discoverer") }
-	m := call(t, &tools.Env{}, nil)
+	t.Parallel()
+	d := DefaultDeps()
+	d.Discover = func(context.Context, discovery.Options, bool) discovery.Result { panic("cannot construct discoverer") }
+	m := call(t, New(d), &tools.Env{}, nil)
 	snap, _ := m["snapshot"].(map[string]any)
 	if m["status"] != "degraded" || m["execution_started"] != false || snap == nil {
 		t.Fatalf("%v", m)
@@ -117,7 +117,8 @@ func TestEnvInspectHardFailureIsDegradedCanonical(t *testing.T) {
 func TestOutputSchemaAdmitsNulls(t *testing.T) {
 	// Tri-state fields must be declared nullable, so a host that validates
 	// structuredContent accepts null.
-	s := schema.JSON(Tool.OutputSchema())
+	t.Parallel()
+	s := schema.JSON(schema.Out(New(DefaultDeps())))
 	var m map[string]any
 	if err := json.Unmarshal(s, &m); err != nil {
 		t.Fatal(err)
@@ -132,6 +133,7 @@ func TestOutputSchemaAdmitsNulls(t *testing.T) {
 // BenchmarkEnvInspect measures a cold call (no cache: the platform producers run)
 // and a cached call, through the tool handler.
 func BenchmarkEnvInspect(b *testing.B) {
+	Tool := New(DefaultDeps())
 	b.Run("cold", func(b *testing.B) {
 		for b.Loop() {
 			env := &tools.Env{DataDir: b.TempDir(), Getenv: os.Getenv}

@@ -1,4 +1,4 @@
-// Package logsquery is the logs_query tool (tools.md §3.9, discovery.md §4.7): the
+// Package logsquery is the logs_query tool (docs/tools/logs_query.md): the
 // newest audit events from the retained segments, filtered, metadata only.
 //
 // It owns the filter rules and the event projection; reading the segments belongs to
@@ -6,10 +6,8 @@
 // return a stored key that is not audit metadata.
 //
 // Output: {status:"ok", events, matched, scope:"persistent_history", execution_started:false}.
-// The spec's output has no status field; status "ok" (and execution_started false,
-// which the embedded runtime.Status always carries) is added so every tool result has a
-// status, and contradicts nothing: "ok" is in the status vocabulary and nothing runs.
-// scope is pinned to "persistent_history" (the head server's word).
+// Every result carries a status (ok, or invalid_input for a bad argument) and
+// execution_started false: nothing runs. scope is always "persistent_history".
 package logsquery
 
 import (
@@ -54,28 +52,28 @@ type Out struct {
 	Scope   string  `json:"scope,omitzero" jsonschema:"enum=persistent_history,description=Always persistent_history: the bounded log and its one rotated predecessor."`
 }
 
-// Tool is the logs_query tool definition.
-var Tool = tools.Define(tools.Def[In, Out]{
-	Name:        "logs_query",
-	Order:       9,
-	Title:       "Query audit log",
-	Description: "Return recent audit events (metadata only: tool, safety class, decision, outcome) from the bounded audit log, oldest segment first.",
-	Annotations: tools.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false},
-	ProjectArg:  "",
-	Classify:    classify,
-	Handle:      handle,
-})
-
-func init() { tools.Register(Tool) }
-
-func classify(a tools.Args) tools.Class {
-	return tools.ReadOnly
+// New returns the logs_query tool. It has no dependencies of its own: the audit log is
+// the call's data directory.
+func New() tools.Tool {
+	return tools.Define(tools.Def[In, Out]{
+		Name:        "logs_query",
+		Order:       9,
+		Title:       "Query audit log",
+		Description: "Return recent audit events (metadata only: tool, safety class, decision, outcome) from the bounded audit log, oldest segment first.",
+		Annotations: tools.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false},
+		Classes:     tools.Classification{Base: tools.ReadOnly},
+		Starts:      tools.NeverCond,
+		Statuses:    []string{"ok"},
+		Handle:      handle,
+	})
 }
+
+func init() { tools.Register(New()) }
 
 func handle(_ context.Context, env *tools.Env, in In) (Out, error) {
 	out, err := Query(env.DataDir, in.LastN, in.Filter)
 	if err != nil {
-		return Out{Status: tools.Status{Status: "invalid_input", Error: err.Error()}}, nil
+		return Out{Status: tools.Refusal(tools.StatusInvalidInput, err.Error())}, nil
 	}
 	return out, nil
 }

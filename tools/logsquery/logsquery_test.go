@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/schema"
 	"os"
 	"path/filepath"
 	"strings"
@@ -170,7 +171,7 @@ func TestEventsAreMetadataOnly(t *testing.T) {
 }
 
 func TestOutputSchema(t *testing.T) {
-	s := Tool.OutputSchema() // panics on a bare `true` sub-schema
+	s := schema.Out(New()) // panics on a bare `true` sub-schema
 	b, _ := json.Marshal(s)
 	var doc struct {
 		Properties map[string]struct {
@@ -220,9 +221,9 @@ func TestOverMCP(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	reg := tools.New()
-	reg.Register(Tool)
-	srv := runtime.NewServer(reg, runtime.Options{Audit: audit.Sink{}, Env: tools.Env{DataDir: dir, ProjectDir: dir,
-		Getenv: func(string) string { return "" }}})
+	reg.Register(New())
+	srv := runtime.NewServer(reg, runtime.Options{DataDir: dir, ProjectDir: dir,
+		Getenv: func(string) string { return "" }})
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := srv.Connect(ctx, st, nil)
 	if err != nil {
@@ -258,7 +259,7 @@ func TestOverMCP(t *testing.T) {
 	if len(events) != 6 || second["matched"] != 6.0 {
 		t.Fatalf("got %d events (matched %v), want 6: %v", len(events), second["matched"], events)
 	}
-	if err := testkit.CheckOutput(Tool, second); err != nil {
+	if err := testkit.CheckOutput(New(), second); err != nil {
 		t.Errorf("answer does not match the output schema: %v", err)
 	}
 	last, _ := events[5].(map[string]any)

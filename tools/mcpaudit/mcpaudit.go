@@ -1,4 +1,4 @@
-// Package mcpaudit is the mcp_audit tool (tools.md §3.10): a structural audit of MCP
+// Package mcpaudit is the mcp_audit tool (docs/tools/mcp_audit.md): a structural audit of MCP
 // server configurations, project scope by default, user-level configs with
 // include_host, and one more file with config_path.
 //
@@ -42,33 +42,34 @@ type Report struct {
 	Malformed             []mcpconfig.Malformed `json:"malformed"`
 }
 
-// Tool is the mcp_audit tool definition.
-var Tool = tools.Define(tools.Def[In, Out]{
-	Name:        "mcp_audit",
-	Order:       10,
-	Title:       "Audit MCP configs",
-	Description: "Summarise MCP server configurations structurally (name, validity, transport, argument count, whether command/url/env are present) without ever returning commands, URLs, arguments or env values. Project scope by default; include_host and config_path widen it.",
-	Annotations: tools.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false},
-	ProjectArg:  "cwd",
-	Classify:    classify,
-	Handle:      handle,
-})
-
-func init() { tools.Register(Tool) }
-
-// classify: project scope is read-only; reading user-level configs or an arbitrary
-// file is a broader request the host should approve (§8.2).
-func classify(a tools.Args) tools.Class {
-	if a.Bool("include_host") || strings.TrimSpace(a.String("config_path")) != "" {
-		return tools.ApprovalRequired
-	}
-	return tools.ReadOnly
+// New returns the mcp_audit tool. It has no dependencies of its own: it reads files
+// through the bound project and the guarded readers.
+func New() tools.Tool {
+	return tools.Define(tools.Def[In, Out]{
+		Name:        "mcp_audit",
+		Order:       10,
+		Title:       "Audit MCP configs",
+		Description: "Summarise MCP server configurations structurally (name, validity, transport, argument count, whether command/url/env are present) without ever returning commands, URLs, arguments or env values. Project scope by default; include_host and config_path widen it.",
+		Annotations: tools.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false},
+		ProjectArg:  "cwd",
+		// Project scope is read-only; reading user-level configs or an arbitrary file is
+		// a broader request the host should approve.
+		Classes: tools.Classification{Base: tools.ReadOnly, Rules: []tools.Rule{
+			{When: tools.WhenTrue("include_host"), Class: tools.ApprovalRequired},
+			{When: tools.WhenNotBlank("config_path"), Class: tools.ApprovalRequired},
+		}},
+		Starts:   tools.NeverCond,
+		Statuses: []string{"ok", "issues_found"},
+		Handle:   handle,
+	})
 }
 
+func init() { tools.Register(New()) }
+
 func handle(_ context.Context, env *tools.Env, in In) (Out, error) {
-	root, err := tools.ResolveDir(env, in.Cwd)
-	if err != nil {
-		return Out{Status: tools.Status{Status: "invalid_input", Error: err.Error()}}, nil
+	root := env.ProjectDir
+	if env.Project != nil {
+		root = env.Project.Path
 	}
 	lexical := lexicalRoot(env, in.Cwd)
 	sources := mcpconfig.ProjectSources(root)

@@ -11,11 +11,11 @@ import (
 	"github.com/windows-dev-agent/wda/tools"
 )
 
-// call runs the tool as the gate would (validated args through Tool.Call), checks the
+// call runs the tool through the pipeline (testkit.Call), checks the
 // result against the advertised output schema and returns it as generic JSON.
 func call(t *testing.T, env *tools.Env, args map[string]any) (map[string]any, string) {
 	t.Helper()
-	m, b := testkit.Call(t, Tool, env, args)
+	m, b := testkit.Call(t, New(), env, args)
 	return m, string(b)
 }
 
@@ -36,7 +36,7 @@ func TestClassify(t *testing.T) {
 		{tools.Args{"config_path": "x.json"}, tools.ApprovalRequired},
 	}
 	for _, tt := range tests {
-		if got := Tool.Classify(tt.args); got != tt.want {
+		if got := New().Classify(tt.args); got != tt.want {
 			t.Errorf("Classify(%v) = %s, want %s", tt.args, got, tt.want)
 		}
 	}
@@ -88,7 +88,7 @@ func TestHostAndDuplicates(t *testing.T) {
 		claude["server_count"] != 4.0 || claude["host_inventory_included"] != true {
 		t.Errorf("claude host result: %v", claude)
 	}
-	codexOut, _ := call(t, envFor(root, "codex", vars), map[string]any{"include_host": true})
+	codexOut, _ := call(t, envFor(root, "codex", vars), map[string]any{"include_host": true, "cwd": root})
 	if n := len(files(codexOut)); n != 4 || files(codexOut)[3] != filepath.Join(codex, "config.toml") {
 		t.Errorf("codex host files: %v", files(codexOut))
 	}
@@ -167,7 +167,7 @@ func TestNoSecretsInResult(t *testing.T) {
 	testkit.WriteFile(t, filepath.Join(codex, "config.toml"), "[mcp_servers.t]\ncommand = \"S3CR3T-TOML-CMD\"\nargs = [\"S3CR3T-ARG\"]\n[mcp_servers.t.env]\nKEY = \"S3CR3T-TOML-ENV\"\n")
 	testkit.WriteFile(t, filepath.Join(home, "extra.json"), `{"mcpServers":{"e":{"command":"S3CR3T-EXPLICIT","args":[1,"S3CR3T-EXPLICIT"]}}}`)
 	_, raw := call(t, envFor(root, "codex", map[string]string{"HOME": home}),
-		map[string]any{"include_host": true, "config_path": filepath.Join(home, "extra.json")})
+		map[string]any{"include_host": true, "config_path": filepath.Join(home, "extra.json"), "cwd": root})
 	for _, s := range secrets {
 		if strings.Contains(raw, s) {
 			t.Errorf("secret %s leaked in %s", s, raw)

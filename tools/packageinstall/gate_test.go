@@ -2,6 +2,7 @@ package packageinstall
 
 import (
 	"context"
+	"fmt"
 	"github.com/windows-dev-agent/wda/runtime"
 	"strings"
 	"testing"
@@ -14,15 +15,15 @@ import (
 )
 
 // TestThroughGate runs plan and execute over MCP: the schema's maxLength refuses a
-// 257-character id before the handler (a protocol error), and the structured result of
-// a plan echoes back into a successful execute.
+// 257-character id before the handler (an invalid_input result with isError), and the
+// structured result of a plan echoes back into a successful execute.
 func TestThroughGate(t *testing.T) {
 	w := newWorld(t)
 	w.fake("winget", pmtest.Config{RequireInvalidated: true})
 	reg := tools.New()
-	reg.Register(Tool)
+	reg.Register(New(DefaultDeps()))
 	ctx := context.Background()
-	srv := runtime.NewServer(reg, runtime.Options{Env: *w.Env})
+	srv := runtime.NewServer(reg, runtime.Options{DataDir: w.Env.DataDir, ProjectDir: w.Env.ProjectDir, Getenv: w.Env.Getenv})
 	cs := testkit.Connect(t, srv)
 	call := func(args map[string]any) (map[string]any, error) {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "package_install", Arguments: args})
@@ -30,10 +31,16 @@ func TestThroughGate(t *testing.T) {
 			return nil, err
 		}
 		m, _ := res.StructuredContent.(map[string]any)
+		if res.IsError {
+			return m, fmt.Errorf("%v", m["error"])
+		}
 		return m, nil
 	}
-	if _, err := call(map[string]any{"package_id": strings.Repeat("a", 257)}); err == nil || !strings.Contains(err.Error(), "package_id") {
-		t.Errorf("257 characters: err = %v", err)
+	if m, err := call(map[string]any{"package_id": strings.Repeat("a", 257)}); err == nil || !strings.Contains(err.Error(), "package_id") || m["status"] != "invalid_input" {
+		t.Errorf("257 characters: %v, err = %v", m, err)
+	}
+	if m, err := call(map[string]any{"package_id": "-x"}); err == nil || !strings.Contains(err.Error(), "package_id must match") {
+		t.Errorf("an id starting with '-': %v, err = %v", m, err)
 	}
 	p, err := call(map[string]any{"package_id": "Contoso.App"})
 	if err != nil || p["status"] != "planned" || p["execution_started"] != false {

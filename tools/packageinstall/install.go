@@ -32,15 +32,22 @@ const Verify = "Installer exit status is not proof that the package works. Next:
 	"(the cache was invalidated), or tool_discover with category \"runtimes\" or \"package_managers\" (or \"all\") to confirm " +
 	"the installed executable and its version, then check the task that needed the package."
 
-// deps are the seams a test replaces.
-type deps struct {
-	fingerprint func(string) (proc.Identity, error)
-	invalidate  func(dataDir string) error
-	run         func(context.Context, proc.Request) proc.Receipt
-	timeout     time.Duration
+// Deps are the authorities package_install consults; tests pass fakes.
+type Deps struct {
+	Fingerprint func(string) (proc.Identity, error)
+	// Invalidate drops the environment snapshot cache of a data dir.
+	Invalidate func(dataDir string) error
+	Run        func(context.Context, proc.Request) proc.Receipt
+	Resolver   func(getenv func(string) string) proc.Resolver
+	Timeout    time.Duration
 }
 
-var live = deps{fingerprint: proc.Fingerprint, invalidate: discovery.InvalidateCache, run: proc.Run, timeout: Timeout}
+// DefaultDeps are the real fingerprint, cache, runner and resolver, and the 600 s
+// timeout.
+func DefaultDeps() Deps {
+	return Deps{Fingerprint: proc.Fingerprint, Invalidate: discovery.InvalidateCache, Run: proc.Run, Timeout: Timeout,
+		Resolver: func(getenv func(string) string) proc.Resolver { return proc.NewResolver(getenv) }}
+}
 
 // Argv is the install argv for source with the bare executable name as argv[0]
 // (tools.md §3.6).
@@ -67,7 +74,7 @@ func refuse(status, msg string) Out {
 	return Out{Status: tools.Status{Status: status, Error: msg}}
 }
 
-func (d deps) handle(ctx context.Context, env *tools.Env, in In) Out {
+func (d Deps) handle(ctx context.Context, env *tools.Env, in In) Out {
 	source := in.Source
 	if source == "" {
 		source = "winget"
@@ -83,14 +90,14 @@ func (d deps) handle(ctx context.Context, env *tools.Env, in In) Out {
 	argv := Argv(source, in.PackageID)
 	p := &Plan{PackageID: in.PackageID, Source: source, SafetyClass: string(tools.ApprovalRequired),
 		RequiresHostApproval: true, Verify: Verify}
-	path, resolved := proc.NewResolver(env.Lookup).Resolve(exe)
+	path, resolved := d.Resolver(env.Lookup).Resolve(exe)
 	var current proc.Identity
 	if resolved {
 		argv[0] = path
 		p.Executable, p.ExecutableResolved = &path, true
 		// Step 1: a resolved manager whose identity cannot be fingerprinted is unusable,
 		// even for a plan: the plan could not be echoed.
-		id, err := d.fingerprint(path)
+		id, err := d.Fingerprint(path)
 		if err != nil || !id.Valid() {
 			p.Argv, p.Command = argv, plan.Command(argv)
 			return Out{Status: tools.Status{Status: "unavailable", Error: "Package-manager executable identity could not be established"}, Plan: p}
@@ -115,14 +122,14 @@ func (d deps) handle(ctx context.Context, env *tools.Env, in In) Out {
 		return Out{Status: tools.Status{Status: refusal.Status, Error: refusal.Error}, Plan: p}
 	}
 	// Step 8: invalidate the environment cache first; without that, no installer.
-	if err := d.invalidate(env.DataDir); err != nil {
+	if err := d.Invalidate(env.DataDir); err != nil {
 		return Out{Status: tools.Status{Status: "failed",
 			Error: fmt.Sprintf("Environment cache could not be invalidated (%v); the installer was not started", err)},
 			Plan: p, EnvironmentCacheInvalidated: new(false)}
 	}
 	// Step 9: run sealed to the echoed identity. From here the cache stays invalidated
 	// whatever happens: a failed or timed-out installer may have changed the machine.
-	r := d.run(ctx, proc.Request{Argv: argv, Dir: filepath.Dir(path), Timeout: d.timeout, Expected: seal})
+	r := d.Run(ctx, proc.Request{Argv: argv, Dir: filepath.Dir(path), Timeout: d.Timeout, Expected: seal})
 	status := "failed"
 	switch {
 	case plan.ChangedAtSpawn(r):

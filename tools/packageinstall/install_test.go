@@ -57,10 +57,10 @@ func (w *world) cacheIntact() bool {
 	return err == nil && string(g) == oldToken && serr == nil
 }
 
-func (w *world) call(d deps, in In) Out {
+func (w *world) call(d Deps, in In) Out {
 	w.T.Helper()
 	out := d.handle(context.Background(), w.Env, in)
-	if err := testkit.CheckOutput(Tool, out); err != nil {
+	if err := testkit.CheckOutput(New(DefaultDeps()), out); err != nil {
 		w.T.Errorf("result does not conform to the output schema: %v\n%+v", err, out)
 	}
 	return out
@@ -89,7 +89,7 @@ func TestPlan(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out := w.call(live, In{PackageID: "Git.Git", Source: tt.source})
+			out := w.call(DefaultDeps(), In{PackageID: "Git.Git", Source: tt.source})
 			argv := append([]string{exe}, tt.tail...)
 			kind, sha := string(id.Kind), id.SHA256
 			src := tt.source
@@ -111,12 +111,12 @@ func TestPlan(t *testing.T) {
 
 func TestPlanNotInstalled(t *testing.T) {
 	w := newWorld(t)
-	out := w.call(live, In{PackageID: "Git.Git"})
+	out := w.call(DefaultDeps(), In{PackageID: "Git.Git"})
 	if out.Status.Status != "planned" || out.Executable != nil || out.ExecutableResolved || out.ExecutableIdentitySHA256 != nil ||
 		out.Argv[0] != "winget" || out.ExecutionStarted {
 		t.Errorf("plan = %+v %+v", out.Status, out.Plan)
 	}
-	out = w.call(live, In{PackageID: "Git.Git", Execute: true, Identity: tools.Identity{ExpectedExecutable: "/x"}})
+	out = w.call(DefaultDeps(), In{PackageID: "Git.Git", Execute: true, Identity: tools.Identity{ExpectedExecutable: "/x"}})
 	if out.Status.Status != "unavailable" || out.Error != "winget is not installed" || out.EnvironmentCacheInvalidated != nil || !w.cacheIntact() {
 		t.Errorf("execute = %+v", out)
 	}
@@ -125,8 +125,8 @@ func TestPlanNotInstalled(t *testing.T) {
 func TestIdentityUnavailable(t *testing.T) {
 	w := newWorld(t)
 	w.fake("winget", pmtest.Config{})
-	d := live
-	d.fingerprint = func(string) (proc.Identity, error) { return proc.Identity{}, errors.New("denied") }
+	d := DefaultDeps()
+	d.Fingerprint = func(string) (proc.Identity, error) { return proc.Identity{}, errors.New("denied") }
 	for _, execute := range []bool{false, true} {
 		out := w.call(d, In{PackageID: "Git.Git", Execute: execute})
 		if out.Status.Status != "unavailable" || out.Error != "Package-manager executable identity could not be established" || out.ExecutionStarted {
@@ -145,7 +145,7 @@ func TestInvalidIDs(t *testing.T) {
 			w := newWorld(t)
 			exe := w.fake("winget", pmtest.Config{})
 			fp, _ := proc.Fingerprint(exe)
-			out := w.call(live, In{PackageID: id, Execute: execute, Identity: tools.Identity{ExpectedExecutable: exe,
+			out := w.call(DefaultDeps(), In{PackageID: id, Execute: execute, Identity: tools.Identity{ExpectedExecutable: exe,
 				ExpectedExecutableIdentityKind: string(fp.Kind), ExpectedExecutableIdentitySHA: fp.SHA256}})
 			want := Out{Status: tools.Status{Status: "invalid_input", Error: "package_id contains unsupported characters"}}
 			if d := cmp.Diff(want, out); d != "" {
@@ -157,7 +157,7 @@ func TestInvalidIDs(t *testing.T) {
 		}
 	}
 	w := newWorld(t)
-	if out := w.call(live, In{PackageID: "A" + strings.Repeat("._+-9", 51)}); out.Status.Status != "planned" {
+	if out := w.call(DefaultDeps(), In{PackageID: "A" + strings.Repeat("._+-9", 51)}); out.Status.Status != "planned" {
 		t.Errorf("256-character id: %+v", out.Status)
 	}
 }
@@ -167,10 +167,10 @@ func TestExecuteCompleted(t *testing.T) {
 		t.Run(tt.exe, func(t *testing.T) {
 			w := newWorld(t)
 			w.fake(tt.exe, pmtest.Config{RequireInvalidated: true, Fixture: ""})
-			p := w.call(live, In{PackageID: "Contoso.App", Source: tt.source})
+			p := w.call(DefaultDeps(), In{PackageID: "Contoso.App", Source: tt.source})
 			var req proc.Request
-			d := live
-			d.run = func(ctx context.Context, r proc.Request) proc.Receipt { req = r; return proc.Run(ctx, r) }
+			d := DefaultDeps()
+			d.Run = func(ctx context.Context, r proc.Request) proc.Receipt { req = r; return proc.Run(ctx, r) }
 			out := w.call(d, In{PackageID: "Contoso.App", Source: tt.source, Execute: true, Identity: echo(p.Plan)})
 			if out.Status.Status != "completed" || !out.ExecutionStarted || !out.Succeeded || out.EnvironmentCacheInvalidated == nil || !*out.EnvironmentCacheInvalidated {
 				t.Fatalf("out = %+v receipt %+v", out.Status, out.Receipt)
@@ -199,8 +199,8 @@ func TestExecuteCompleted(t *testing.T) {
 func TestExecuteFailedStillInvalidates(t *testing.T) {
 	w := newWorld(t)
 	w.fake("winget", pmtest.Config{RequireInvalidated: true, Exit: 3})
-	p := w.call(live, In{PackageID: "Contoso.App"})
-	out := w.call(live, In{PackageID: "Contoso.App", Execute: true, Identity: echo(p.Plan)})
+	p := w.call(DefaultDeps(), In{PackageID: "Contoso.App"})
+	out := w.call(DefaultDeps(), In{PackageID: "Contoso.App", Execute: true, Identity: echo(p.Plan)})
 	if out.Status.Status != "failed" || !out.ExecutionStarted || out.ReturnCode == nil || *out.ReturnCode != 3 ||
 		out.EnvironmentCacheInvalidated == nil || !*out.EnvironmentCacheInvalidated || w.cacheIntact() {
 		t.Errorf("out = %+v receipt %+v", out.Status, out.Receipt)
@@ -227,10 +227,10 @@ func TestEchoRefusals(t *testing.T) {
 			w := newWorld(t)
 			w.fake("winget", pmtest.Config{})
 			other := w.fake("choco", pmtest.Config{})
-			p := w.call(live, In{PackageID: "Contoso.App"})
+			p := w.call(DefaultDeps(), In{PackageID: "Contoso.App"})
 			e := echo(p.Plan)
 			tt.edit(&e, other)
-			out := w.call(live, In{PackageID: "Contoso.App", Execute: true, Identity: e})
+			out := w.call(DefaultDeps(), In{PackageID: "Contoso.App", Execute: true, Identity: e})
 			if out.Status.Status != tt.status || out.Error == "" || out.ExecutionStarted || out.EnvironmentCacheInvalidated != nil || out.Plan == nil {
 				t.Errorf("out = %+v", out)
 			}
@@ -244,11 +244,11 @@ func TestEchoRefusals(t *testing.T) {
 func TestIdentityChangedBetweenPlanAndExecute(t *testing.T) {
 	w := newWorld(t)
 	exe := w.fake("winget", pmtest.Config{})
-	p := w.call(live, In{PackageID: "Contoso.App"})
+	p := w.call(DefaultDeps(), In{PackageID: "Contoso.App"})
 	if err := pmtest.Touch(exe); err != nil {
 		t.Fatal(err)
 	}
-	out := w.call(live, In{PackageID: "Contoso.App", Execute: true, Identity: echo(p.Plan)})
+	out := w.call(DefaultDeps(), In{PackageID: "Contoso.App", Execute: true, Identity: echo(p.Plan)})
 	if out.Status.Status != "stale_plan" || out.ExecutionStarted || out.EnvironmentCacheInvalidated != nil || !strings.Contains(out.Error, "no longer matches") {
 		t.Errorf("out = %+v", out)
 	}
@@ -260,11 +260,11 @@ func TestIdentityChangedBetweenPlanAndExecute(t *testing.T) {
 func TestIdentityChangedAtSpawn(t *testing.T) {
 	w := newWorld(t)
 	exe := w.fake("winget", pmtest.Config{})
-	p := w.call(live, In{PackageID: "Contoso.App"})
-	d := live
+	p := w.call(DefaultDeps(), In{PackageID: "Contoso.App"})
+	d := DefaultDeps()
 	// The bytes change after the echo check and the invalidation, right before the
 	// sealed spawn: the runner's seal must refuse.
-	d.run = func(ctx context.Context, r proc.Request) proc.Receipt {
+	d.Run = func(ctx context.Context, r proc.Request) proc.Receipt {
 		if err := pmtest.Touch(exe); err != nil {
 			t.Fatal(err)
 		}
@@ -281,14 +281,14 @@ func TestIdentityChangedAtSpawn(t *testing.T) {
 }
 
 func TestInvalidationFailureRefusesToStart(t *testing.T) {
-	injected := live
-	injected.invalidate = func(string) error { return errors.New("lock held") }
+	injected := DefaultDeps()
+	injected.Invalidate = func(string) error { return errors.New("lock held") }
 	for _, tt := range []struct {
 		name string
-		d    deps
+		d    Deps
 		data func(w *world) string
 	}{
-		{"data dir below a file", live, func(w *world) string {
+		{"data dir below a file", DefaultDeps(), func(w *world) string {
 			f := filepath.Join(filepath.Dir(w.Env.DataDir), "plain-file")
 			if err := os.WriteFile(f, nil, 0o644); err != nil {
 				t.Fatal(err)
@@ -300,7 +300,7 @@ func TestInvalidationFailureRefusesToStart(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			w := newWorld(t)
 			w.fake("winget", pmtest.Config{})
-			p := w.call(live, In{PackageID: "Contoso.App"})
+			p := w.call(DefaultDeps(), In{PackageID: "Contoso.App"})
 			w.Env.DataDir = tt.data(w)
 			out := w.call(tt.d, In{PackageID: "Contoso.App", Execute: true, Identity: echo(p.Plan)})
 			if out.Status.Status != "failed" || out.ExecutionStarted || out.EnvironmentCacheInvalidated == nil || *out.EnvironmentCacheInvalidated ||
@@ -318,9 +318,9 @@ func TestTimeoutKillsTree(t *testing.T) {
 	w := newWorld(t)
 	pidFile := filepath.Join(t.TempDir(), "grandchild.pid")
 	w.fake("winget", pmtest.Config{Mode: "hang", GrandchildPID: pidFile})
-	p := w.call(live, In{PackageID: "Contoso.App"})
-	d := live
-	d.timeout = time.Second
+	p := w.call(DefaultDeps(), In{PackageID: "Contoso.App"})
+	d := DefaultDeps()
+	d.Timeout = time.Second
 	out := w.call(d, In{PackageID: "Contoso.App", Execute: true, Identity: echo(p.Plan)})
 	if out.Status.Status != "failed" || !out.ExecutionStarted || !out.TimedOut || out.EnvironmentCacheInvalidated == nil || !*out.EnvironmentCacheInvalidated {
 		t.Fatalf("out = %+v receipt %+v", out.Status, out.Receipt)
@@ -348,7 +348,7 @@ func TestClassify(t *testing.T) {
 		{tools.Args{"execute": true}, tools.ApprovalRequired},
 	}
 	for _, tt := range tests {
-		if got := Tool.Classify(tt.args); got != tt.want {
+		if got := New(DefaultDeps()).Classify(tt.args); got != tt.want {
 			t.Errorf("Classify(%v) = %s, want %s", tt.args, got, tt.want)
 		}
 	}

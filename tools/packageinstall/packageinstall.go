@@ -7,7 +7,7 @@
 // echoes executable and identity unchanged (internal/plan), invalidates the environment
 // cache before the installer starts (and refuses to start it when that fails), and
 // runs it sealed to the echoed identity for at most 600 s. The decision order is
-// tools.md §3.6 steps 1-9.
+// in docs/tools/package_install.md.
 //
 // It must never start an installer that was not planned and echoed, never start one
 // before the cache is invalidated, and never report an installer's exit 0 as proof the
@@ -28,7 +28,7 @@ import (
 
 // In is the input of package_install.
 type In struct {
-	PackageID string `json:"package_id" jsonschema:"required,maxLength=256,description=Exact package id (letters, digits, . _ + -)."`
+	PackageID string `json:"package_id" jsonschema:"required,minLength=1,maxLength=256,pattern=^[A-Za-z0-9][A-Za-z0-9._+-]*$,description=Exact package id (letters, digits, . _ + -)."`
 	Source    string `json:"source,omitempty" jsonschema:"enum=winget,enum=chocolatey,enum=scoop,default=winget,description=Package manager to install with."`
 	Execute   bool   `json:"execute,omitempty" jsonschema:"default=false,description=false returns the plan; true runs the reviewed plan."`
 	tools.Identity
@@ -60,28 +60,27 @@ type Plan struct {
 	Verify                   string   `json:"verify" jsonschema:"description=What to check after the installer exits: its exit status is not proof that the package works."`
 }
 
-// Tool is the package_install tool definition.
-var Tool = tools.Define(tools.Def[In, Out]{
-	Name:        "package_install",
-	Order:       6,
-	Title:       "Install package",
-	Description: "Plan or run a package install with WinGet (bound to the winget source, non-interactive), Chocolatey or Scoop. execute:false returns the argv and executable identity for review; execute:true runs exactly that plan and invalidates the environment cache. Installer exit 0 is not proof the package works: verify afterwards.",
-	Annotations: tools.Annotations{ReadOnly: false, Destructive: true, Idempotent: false, OpenWorld: true},
-	ProjectArg:  "",
-	Classify:    classify,
-	Handle:      handle,
-})
+// Statuses are the words of a package_install result's status.
+var Statuses = []string{tools.StatusPlanned, tools.StatusCompleted, tools.StatusFailed, tools.StatusUnavailable,
+	tools.StatusStalePlan, tools.StatusCancelled}
 
-func init() { tools.Register(Tool) }
-
-// classify: planning is read-only; execute exactly true is approval-required (§8.2).
-func classify(a tools.Args) tools.Class {
-	if a.Bool("execute") {
-		return tools.ApprovalRequired
-	}
-	return tools.ReadOnly
+// New returns the package_install tool running with d.
+func New(d Deps) tools.Tool {
+	return tools.Define(tools.Def[In, Out]{
+		Name:        "package_install",
+		Order:       6,
+		Title:       "Install package",
+		Description: "Plan or run a package install with WinGet (bound to the winget source, non-interactive), Chocolatey or Scoop. execute:false returns the argv and executable identity for review; execute:true runs exactly that plan and invalidates the environment cache. Installer exit 0 is not proof the package works: verify afterwards.",
+		Annotations: tools.Annotations{ReadOnly: false, Destructive: true, Idempotent: false, OpenWorld: true},
+		// Planning is read-only; execute exactly true is approval-required.
+		Classes: tools.Classification{Base: tools.ReadOnly, Rules: []tools.Rule{
+			{When: tools.WhenTrue("execute"), Class: tools.ApprovalRequired}}},
+		Starts:   tools.WhenTrue("execute"),
+		Statuses: Statuses,
+		Handle: func(ctx context.Context, env *tools.Env, in In) (Out, error) {
+			return d.handle(ctx, env, in), nil
+		},
+	})
 }
 
-func handle(ctx context.Context, env *tools.Env, in In) (Out, error) {
-	return live.handle(ctx, env, in), nil
-}
+func init() { tools.Register(New(DefaultDeps())) }

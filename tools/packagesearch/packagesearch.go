@@ -31,7 +31,7 @@ import (
 
 // In is the input of package_search.
 type In struct {
-	Query  string `json:"query" jsonschema:"required,maxLength=160,description=Search text (1-160 printable characters)."`
+	Query  string `json:"query" jsonschema:"required,minLength=1,maxLength=160,description=Search text (1-160 printable characters)."`
 	Source string `json:"source,omitempty" jsonschema:"enum=winget,enum=chocolatey,enum=scoop,default=winget,description=Package manager to search."`
 }
 
@@ -61,26 +61,26 @@ type Match struct {
 	VersionTruncated bool   `json:"version_truncated,omitempty"`
 }
 
-// Tool is the package_search tool definition.
-var Tool = tools.Define(tools.Def[In, Out]{
-	Name:        "package_search",
-	Order:       5,
-	Title:       "Search packages",
-	Description: "Search WinGet, Chocolatey or Scoop for a package and return the matches with exact ids. Runs the package manager, which may contact its configured source; never installs.",
-	Annotations: tools.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
-	ProjectArg:  "",
-	Classify:    classify,
-	Handle:      handle,
-})
+// Statuses are the words of a package_search result's status.
+var Statuses = []string{tools.StatusCompleted, tools.StatusFailed, tools.StatusUnavailable, "incomplete"}
 
-func init() { tools.Register(Tool) }
-
-// classify: always approval-required (tools.md §8.2): it executes an external program
-// that may contact a remote source.
-func classify(a tools.Args) tools.Class {
-	return tools.ApprovalRequired
+// New returns the package_search tool running with d.
+func New(d Deps) tools.Tool {
+	return tools.Define(tools.Def[In, Out]{
+		Name:        "package_search",
+		Order:       5,
+		Title:       "Search packages",
+		Description: "Search WinGet, Chocolatey or Scoop for a package and return the matches with exact ids. Runs the package manager, which may contact its configured source; never installs.",
+		Annotations: tools.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
+		// Always approval-required: it executes an external program that may contact a
+		// remote source.
+		Classes:  tools.Classification{Base: tools.ApprovalRequired},
+		Starts:   tools.AlwaysCond,
+		Statuses: Statuses,
+		Handle: func(ctx context.Context, env *tools.Env, in In) (Out, error) {
+			return d.handle(ctx, env, in), nil
+		},
+	})
 }
 
-func handle(ctx context.Context, env *tools.Env, in In) (Out, error) {
-	return live.handle(ctx, env, in), nil
-}
+func init() { tools.Register(New(DefaultDeps())) }

@@ -18,13 +18,18 @@ const Timeout = 90 * time.Second
 // managers maps a source to the executable name resolved on PATH.
 var managers = map[string]string{"winget": "winget", "chocolatey": "choco", "scoop": "scoop"}
 
-// deps are the seams a test replaces: the runner and the timeout.
-type deps struct {
-	run     func(context.Context, proc.Request) proc.Receipt
-	timeout time.Duration
+// Deps are the authorities package_search consults; tests pass fakes.
+type Deps struct {
+	Run      func(context.Context, proc.Request) proc.Receipt
+	Resolver func(getenv func(string) string) proc.Resolver
+	Timeout  time.Duration
 }
 
-var live = deps{run: proc.Run, timeout: Timeout}
+// DefaultDeps are the real runner and resolver and the 90 s timeout.
+func DefaultDeps() Deps {
+	return Deps{Run: proc.Run, Timeout: Timeout,
+		Resolver: func(getenv func(string) string) proc.Resolver { return proc.NewResolver(getenv) }}
+}
 
 const (
 	errQuery       = "query must be 1-160 printable characters"
@@ -62,7 +67,7 @@ func validQuery(q string) (string, string) {
 	return q, ""
 }
 
-func (d deps) handle(ctx context.Context, env *tools.Env, in In) Out {
+func (d Deps) handle(ctx context.Context, env *tools.Env, in In) Out {
 	source := in.Source
 	if source == "" {
 		source = "winget"
@@ -75,13 +80,13 @@ func (d deps) handle(ctx context.Context, env *tools.Env, in In) Out {
 	if msg != "" {
 		return Out{Status: tools.Status{Status: "invalid_input", Error: msg}, Source: source}
 	}
-	path, found := proc.NewResolver(env.Lookup).Resolve(exe)
+	path, found := d.Resolver(env.Lookup).Resolve(exe)
 	if !found {
 		return Out{Status: tools.Status{Status: "unavailable", Error: exe + " is not installed"}, Query: query, Source: source}
 	}
 	argv := Argv(source, query)
 	argv[0] = path
-	r := d.run(ctx, proc.Request{Argv: argv, Dir: filepath.Dir(path), Timeout: d.timeout})
+	r := d.Run(ctx, proc.Request{Argv: argv, Dir: filepath.Dir(path), Timeout: d.Timeout})
 
 	status := "failed"
 	if r.Succeeded {

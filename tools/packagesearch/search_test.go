@@ -40,10 +40,10 @@ func (w *world) fake(name string, c pmtest.Config) string {
 	return w.Install(name, c)
 }
 
-func (w *world) search(d deps, in In) Out {
+func (w *world) search(d Deps, in In) Out {
 	w.T.Helper()
 	out := d.handle(context.Background(), w.Env, in)
-	if err := testkit.CheckOutput(Tool, out); err != nil {
+	if err := testkit.CheckOutput(New(DefaultDeps()), out); err != nil {
 		w.T.Errorf("result does not conform to the output schema: %v\n%+v", err, out)
 	}
 	return out
@@ -68,7 +68,8 @@ func TestArgvPerSource(t *testing.T) {
 			w := newWorld(t)
 			exe := w.fake(tt.exe, pmtest.Config{})
 			var req proc.Request
-			d := deps{run: func(ctx context.Context, r proc.Request) proc.Receipt { req = r; return proc.Run(ctx, r) }, timeout: Timeout}
+			d := DefaultDeps()
+			d.Run = func(ctx context.Context, r proc.Request) proc.Receipt { req = r; return proc.Run(ctx, r) }
 			out := w.search(d, In{Query: "  python 3 ", Source: tt.source})
 			rep, ran := w.Ran()
 			if !ran {
@@ -99,7 +100,7 @@ func TestArgvPerSource(t *testing.T) {
 func TestWingetMatches(t *testing.T) {
 	w := newWorld(t)
 	w.fake("winget", pmtest.Config{Fixture: wingetFixture("truncated_column.txt")})
-	out := w.search(live, In{Query: "visual studio"})
+	out := w.search(DefaultDeps(), In{Query: "visual studio"})
 	want := []Match{
 		{Name: "Microsoft Visual C++ 2015-2022 Redistribu…", ID: "Microsoft.VCRedist.2015+.x64", Version: "14.44.35208.0", Source: "winget", NameTruncated: true},
 		{Name: "Visual Studio Build Tools 2022", ID: "Microsoft.VisualStudio.2022.BuildTools", Version: "17.14.2", Source: "winget"},
@@ -141,7 +142,7 @@ func TestOutcomes(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			w := newWorld(t)
 			w.fake(tt.exe, tt.cfg)
-			out := w.search(live, In{Query: "q", Source: tt.source})
+			out := w.search(DefaultDeps(), In{Query: "q", Source: tt.source})
 			if out.Status.Status != tt.status || !out.ExecutionStarted {
 				t.Fatalf("status %s started %v, want %s: %+v", out.Status.Status, out.ExecutionStarted, tt.status, out)
 			}
@@ -165,7 +166,7 @@ func TestOutcomes(t *testing.T) {
 func TestScoopFields(t *testing.T) {
 	w := newWorld(t)
 	w.fake("scoop", pmtest.Config{Fixture: filepath.Join("testdata", "scoop_search.txt")})
-	out := w.search(live, In{Query: "python", Source: "scoop"})
+	out := w.search(DefaultDeps(), In{Query: "python", Source: "scoop"})
 	want := []Match{
 		{Name: "python", ID: "python", Version: "3.13.3", Source: "main"},
 		{Name: "python312", ID: "python312", Version: "3.12.10", Source: "versions"},
@@ -179,7 +180,7 @@ func TestScoopFields(t *testing.T) {
 func TestTruncatedOutputIsIncomplete(t *testing.T) {
 	w := newWorld(t)
 	w.fake("winget", pmtest.Config{Mode: "flood", FloodBytes: 10 << 20})
-	out := w.search(live, In{Query: "x"})
+	out := w.search(DefaultDeps(), In{Query: "x"})
 	if out.Status.Status != "incomplete" || !out.Succeeded || !out.StdoutTruncated ||
 		!strings.Contains(out.Warning, "incomplete or truncated") || out.Matches != nil {
 		t.Errorf("out = status %s succeeded %v truncated %v warning %q matches %v", out.Status.Status, out.Succeeded, out.StdoutTruncated, out.Warning, out.Matches)
@@ -193,8 +194,8 @@ func TestTimeoutKillsTree(t *testing.T) {
 	w := newWorld(t)
 	pidFile := filepath.Join(t.TempDir(), "grandchild.pid")
 	w.fake("winget", pmtest.Config{Mode: "hang", GrandchildPID: pidFile})
-	d := live
-	d.timeout = time.Second
+	d := DefaultDeps()
+	d.Timeout = time.Second
 	out := w.search(d, In{Query: "x"})
 	if out.Status.Status != "failed" || !out.ExecutionStarted || !out.TimedOut || out.Succeeded ||
 		!strings.Contains(out.Error, "timed out") {
@@ -220,7 +221,7 @@ func TestUnavailable(t *testing.T) {
 		if tt.exe != "winget" {
 			w.fake("winget", pmtest.Config{}) // another manager is installed; this one is not
 		}
-		out := w.search(live, In{Query: "x", Source: tt.source})
+		out := w.search(DefaultDeps(), In{Query: "x", Source: tt.source})
 		want := Out{Status: tools.Status{Status: "unavailable", Error: tt.exe + " is not installed"}, Query: "x", Source: tt.source}
 		if d := cmp.Diff(want, out); d != "" {
 			t.Errorf("%s (-want +got):\n%s", tt.source, d)
@@ -240,7 +241,7 @@ func TestInvalidQuery(t *testing.T) {
 	for _, tt := range tests {
 		w := newWorld(t)
 		w.fake("winget", pmtest.Config{})
-		out := w.search(live, In{Query: tt.q})
+		out := w.search(DefaultDeps(), In{Query: tt.q})
 		if out.Status.Status != "invalid_input" || out.Error != tt.msg || out.ExecutionStarted {
 			t.Errorf("query %q: %+v", tt.q, out)
 		}
@@ -251,14 +252,14 @@ func TestInvalidQuery(t *testing.T) {
 	w := newWorld(t)
 	w.fake("winget", pmtest.Config{})
 	long := strings.Repeat("é", 160) // 160 characters, 320 bytes
-	if out := w.search(live, In{Query: long}); out.Status.Status != "completed" {
+	if out := w.search(DefaultDeps(), In{Query: long}); out.Status.Status != "completed" {
 		t.Errorf("160-character query: %+v", out)
 	}
 }
 
 func TestClassify(t *testing.T) {
 	for _, a := range []tools.Args{{}, {"query": "x"}, {"source": "scoop"}} {
-		if c := Tool.Classify(a); c != tools.ApprovalRequired {
+		if c := New(DefaultDeps()).Classify(a); c != tools.ApprovalRequired {
 			t.Errorf("Classify(%v) = %s", a, c)
 		}
 	}

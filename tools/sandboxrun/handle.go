@@ -27,7 +27,7 @@ const (
 const captureTimeout = 600 * time.Second
 
 // handle is the decision order of tools.md §3.7, steps 1–12.
-func (d deps) handle(ctx context.Context, env *tools.Env, in In) Out {
+func (d Deps) handle(ctx context.Context, env *tools.Env, in In) Out {
 	fail := func(status, msg string) Out {
 		return Out{Status: tools.Status{Status: status, Error: msg}}
 	}
@@ -38,10 +38,10 @@ func (d deps) handle(ctx context.Context, env *tools.Env, in In) Out {
 	if strings.IndexByte(in.Command, 0) >= 0 {
 		return fail("invalid_input", "command must not contain NUL characters")
 	}
-	// 2. The workspace.
-	ws, err := tools.ResolveDir(env, in.WorkspaceFolder)
-	if err != nil {
-		return fail("invalid_input", err.Error())
+	// 2. The workspace, bound by the pipeline.
+	ws := env.ProjectDir
+	if env.Project != nil {
+		ws = env.Project.Path
 	}
 	// 3. The route.
 	requested := in.Environment
@@ -59,6 +59,7 @@ func (d deps) handle(ctx context.Context, env *tools.Env, in In) Out {
 	}
 	// 4. Payload validation; 5. payload presence matches the requirement.
 	var sel *payload.Selection
+	var err error
 	if len(in.PayloadPaths) > 0 {
 		if sel, err = payload.Validate(ws, in.PayloadPaths); err != nil {
 			return routeFail("invalid_input", err.Error())
@@ -75,7 +76,7 @@ func (d deps) handle(ctx context.Context, env *tools.Env, in In) Out {
 		return routeFail("unavailable", fmt.Sprintf("%s is not available", r.exe))
 	}
 	// 7. The backend's identity.
-	id, err := d.fingerprint(r.exe)
+	id, err := d.Fingerprint(r.exe)
 	if err != nil {
 		return routeFail("unavailable", fmt.Sprintf("Backend executable identity could not be established: %v", err))
 	}
@@ -113,7 +114,7 @@ func (d deps) handle(ctx context.Context, env *tools.Env, in In) Out {
 		return d.launchSandbox(env, ws, in.Command, sel, sealed, out)
 	}
 	// 12. WSL and Dev Container: a captured, bounded run.
-	rc := d.run(ctx, proc.Request{Argv: av, Dir: ws, Timeout: captureTimeout, Expected: sealed})
+	rc := d.Run(ctx, proc.Request{Argv: av, Dir: ws, Timeout: captureTimeout, Expected: sealed})
 	status := "failed"
 	switch {
 	case plan.ChangedAtSpawn(rc):
@@ -126,17 +127,17 @@ func (d deps) handle(ctx context.Context, env *tools.Env, in In) Out {
 	return out
 }
 
-func (d deps) launchSandbox(env *tools.Env, ws, command string, sel *payload.Selection, sealed *proc.Identity, out Out) Out {
+func (d Deps) launchSandbox(env *tools.Env, ws, command string, sel *payload.Selection, sealed *proc.Identity, out Out) Out {
 	// Errors of the sweep only mean some stale bundle stays for the next one.
-	_ = d.sweep(env.DataDir)
-	b, err := d.stage(env.DataDir, sel, command)
+	_ = d.Sweep(env.DataDir)
+	b, err := d.Stage(env.DataDir, sel, command)
 	if err != nil {
 		out.Status = tools.Status{Status: "failed", Error: err.Error()}
 		return out
 	}
-	l, err := d.launch(proc.Request{Argv: []string{out.Executable, b.Config}, Dir: ws, Expected: sealed})
+	l, err := d.Launch(proc.Request{Argv: []string{out.Executable, b.Config}, Dir: ws, Expected: sealed})
 	if err != nil {
-		rerr := d.removeBundle(b.Dir)
+		rerr := d.RemoveBundle(b.Dir)
 		status, msg := "failed", err.Error()
 		var le *proc.LaunchError
 		if errors.As(err, &le) && plan.ChangedAtSpawn(le.Receipt) {
@@ -154,7 +155,7 @@ func (d deps) launchSandbox(env *tools.Env, ws, command string, sel *payload.Sel
 	}
 	go func(dir string, done <-chan struct{}) {
 		<-done
-		if err := d.removeBundle(dir); err != nil {
+		if err := d.RemoveBundle(dir); err != nil {
 			slog.Warn("sandbox_run: bundle not removed after Windows Sandbox exited; the stale sweep will retry", "bundle", dir, "err", err)
 		}
 	}(b.Dir, l.Done)

@@ -44,7 +44,7 @@ type route struct {
 	exe     string
 }
 
-func (d deps) route(env *tools.Env, ws, requirement, requested string) (route, *tools.Status) {
+func (d Deps) route(env *tools.Env, ws, requirement, requested string) (route, *tools.Status) {
 	refuse := func(status, format string, a ...any) (route, *tools.Status) {
 		return route{}, &tools.Status{Status: status, Error: fmt.Sprintf(format, a...)}
 	}
@@ -64,14 +64,14 @@ func (d deps) route(env *tools.Env, ws, requirement, requested string) (route, *
 	}
 	switch backend {
 	case envWSL:
-		st := d.wslRoute()
+		st := d.WslRoute()
 		switch {
 		case st.Available == nil:
 			return refuse("unknown", "WSL route state was not established: %s", st.Reason)
 		case !*st.Available:
 			return refuse("unavailable", "WSL is not available: %s", st.Reason)
 		}
-		exe, err := d.systemBinary(wslExe)
+		exe, err := d.SystemBinary(wslExe)
 		if err != nil {
 			return refuse("unavailable", "The Windows-owned WSL executable is not available: %v", err)
 		}
@@ -79,7 +79,7 @@ func (d deps) route(env *tools.Env, ws, requirement, requested string) (route, *
 	case envDevContainer:
 		configured := false
 		for _, rel := range devContainerConfigs {
-			abs, exists, err := d.guardCheck(ws, rel)
+			abs, exists, err := d.GuardCheck(ws, rel)
 			if err != nil {
 				return refuse("invalid_input", "%v", err)
 			}
@@ -91,13 +91,13 @@ func (d deps) route(env *tools.Env, ws, requirement, requested string) (route, *
 				}
 			}
 		}
-		exe, found := d.resolve(env, "devcontainer")
+		exe, found := d.Resolve(env, "devcontainer")
 		if !configured || !found {
 			return refuse("unavailable", devContainerUnavailable)
 		}
 		return route{backend, exe}, nil
 	default:
-		exe, err := d.systemBinary(sandboxExe)
+		exe, err := d.SystemBinary(sandboxExe)
 		if err != nil {
 			return refuse("unavailable", "Windows Sandbox (WindowsSandbox.exe) is not available: %v", err)
 		}

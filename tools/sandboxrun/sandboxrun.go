@@ -10,7 +10,7 @@ import (
 
 // In is the input of sandbox_run.
 type In struct {
-	Command              string   `json:"command" jsonschema:"required,description=Command to run inside the isolated environment (sh -lc for WSL and Dev Container)."`
+	Command              string   `json:"command" jsonschema:"required,minLength=1,description=Command to run inside the isolated environment (sh -lc for WSL and Dev Container)."`
 	IsolationRequirement string   `json:"isolation_requirement" jsonschema:"required,enum=linux_compatibility,enum=project_reproducibility,enum=untrusted_windows,description=Why isolation is needed; it fixes the backend."`
 	Environment          string   `json:"environment,omitempty" jsonschema:"enum=auto,enum=wsl,enum=dev_container,enum=windows_sandbox,default=auto,description=Backend; auto picks the one the requirement maps to."`
 	WorkspaceFolder      string   `json:"workspace_folder,omitempty" jsonschema:"description=Project directory (default: the active project)."`
@@ -35,7 +35,7 @@ type Out struct {
 	*plan.Receipt
 }
 
-// Plan is the reviewed plan (tools.md §3.7 step 8), merged into execute results too.
+// Plan is the reviewed plan (docs/tools/sandbox_run.md), merged into execute results too.
 type Plan struct {
 	ProjectDir                  string   `json:"project_dir"`
 	PayloadPaths                []string `json:"payload_paths"`
@@ -50,32 +50,32 @@ type Plan struct {
 	ConfigMaterializedOnExecute bool     `json:"config_materialized_on_execute"`
 }
 
-// Tool is the sandbox_run tool definition.
-var Tool = tools.Define(tools.Def[In, Out]{
-	Name:        "sandbox_run",
-	Order:       7,
-	Title:       "Run isolated",
-	Description: "Plan or run a command in isolation: WSL for linux_compatibility, the project's Dev Container for project_reproducibility, Windows Sandbox for untrusted_windows (with a validated, read-only staged payload). A Sandbox launch proves only that it started.",
-	Annotations: tools.Annotations{ReadOnly: false, Destructive: true, Idempotent: false, OpenWorld: true},
-	ProjectArg:  "workspace_folder",
-	Classify:    classify,
-	Handle:      handle,
-})
+// Statuses are the words of a sandbox_run result's status.
+var Statuses = []string{tools.StatusPlanned, tools.StatusCompleted, tools.StatusFailed, tools.StatusUnavailable,
+	tools.StatusStalePlan, "launched", "unknown", tools.StatusCancelled}
 
-func init() { tools.Register(Tool) }
-
-// classify: planning is read-only (hosts may still prompt: planning enumerates
-// payload paths), executing is approval-required.
-func classify(a tools.Args) tools.Class {
-	if a.Bool("execute") {
-		return tools.ApprovalRequired
-	}
-	return tools.ReadOnly
+// New returns the sandbox_run tool running with d.
+func New(d Deps) tools.Tool {
+	return tools.Define(tools.Def[In, Out]{
+		Name:        "sandbox_run",
+		Order:       7,
+		Title:       "Run isolated",
+		Description: "Plan or run a command in isolation: WSL for linux_compatibility, the project's Dev Container for project_reproducibility, Windows Sandbox for untrusted_windows (with a validated, read-only staged payload). A Sandbox launch proves only that it started.",
+		Annotations: tools.Annotations{ReadOnly: false, Destructive: true, Idempotent: false, OpenWorld: true},
+		ProjectArg:  "workspace_folder",
+		// Planning is read-only (hosts may still prompt: planning enumerates payload
+		// paths); executing is approval-required.
+		Classes: tools.Classification{Base: tools.ReadOnly, Rules: []tools.Rule{
+			{When: tools.WhenTrue("execute"), Class: tools.ApprovalRequired}}},
+		Starts:   tools.WhenTrue("execute"),
+		Statuses: Statuses,
+		Handle: func(ctx context.Context, env *tools.Env, in In) (Out, error) {
+			return d.handle(ctx, env, in), nil
+		},
+	})
 }
 
-func handle(ctx context.Context, env *tools.Env, in In) (Out, error) {
-	return defaultDeps().handle(ctx, env, in), nil
-}
+func init() { tools.Register(New(DefaultDeps())) }
 
 // SweepStale removes Windows Sandbox bundles that a crashed server left in dataDir
 // (older than a day, marked as ours, free of links). `wda mcp` calls it at start-up.

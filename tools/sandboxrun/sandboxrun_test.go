@@ -65,19 +65,19 @@ func newFixture(t *testing.T) *fixture {
 
 func ptr[T any](v T) *T { return &v }
 
-func (f *fixture) deps() deps {
-	d := defaultDeps()
-	d.wslRoute = func() discovery.RouteState { return f.route }
-	d.systemBinary = func(name string) (string, error) {
+func (f *fixture) Deps() Deps {
+	d := DefaultDeps()
+	d.WslRoute = func() discovery.RouteState { return f.route }
+	d.SystemBinary = func(name string) (string, error) {
 		if p, ok := f.bins[name]; ok {
 			return p, nil
 		}
 		return "", fs.ErrNotExist
 	}
-	d.resolve = func(_ *tools.Env, name string) (string, bool) {
+	d.Resolve = func(_ *tools.Env, name string) (string, bool) {
 		return f.cli, name == "devcontainer" && f.cli != ""
 	}
-	d.run = func(_ context.Context, req proc.Request) proc.Receipt {
+	d.Run = func(_ context.Context, req proc.Request) proc.Receipt {
 		f.mu.Lock()
 		defer f.mu.Unlock()
 		f.runs = append(f.runs, req)
@@ -85,7 +85,7 @@ func (f *fixture) deps() deps {
 		r.Argv = req.Argv
 		return r
 	}
-	d.launch = func(req proc.Request) (*proc.Launched, error) {
+	d.Launch = func(req proc.Request) (*proc.Launched, error) {
 		f.mu.Lock()
 		defer f.mu.Unlock()
 		f.launchs = append(f.launchs, req)
@@ -94,7 +94,7 @@ func (f *fixture) deps() deps {
 		}
 		return &proc.Launched{PID: 4242, Done: f.done}, nil
 	}
-	d.removeBundle = func(dir string) error {
+	d.RemoveBundle = func(dir string) error {
 		err := payload.Remove(dir)
 		f.removed <- dir
 		return err
@@ -105,7 +105,7 @@ func (f *fixture) deps() deps {
 // call runs the handler and checks the result against the advertised output schema.
 func (f *fixture) call(in In) Out {
 	f.t.Helper()
-	out := f.deps().handle(context.Background(), f.env, in)
+	out := f.Deps().handle(context.Background(), f.env, in)
 	b, err := json.Marshal(out)
 	if err != nil {
 		f.t.Fatal(err)
@@ -114,7 +114,7 @@ func (f *fixture) call(in In) Out {
 	if err := json.Unmarshal(b, &m); err != nil {
 		f.t.Fatal(err)
 	}
-	if err := testkit.CheckOutput(Tool, m); err != nil {
+	if err := testkit.CheckOutput(New(DefaultDeps()), m); err != nil {
 		f.t.Fatalf("result does not match the output schema: %v\n%s", err, b)
 	}
 	return out
@@ -154,6 +154,25 @@ func echo(o Out) tools.Identity {
 	return tools.Identity{ExpectedExecutable: o.Executable, ExpectedExecutableIdentityKind: o.ExecutableIdentityKind, ExpectedExecutableIdentitySHA: o.ExecutableIdentitySHA256}
 }
 
+// TestWorkspaceBoundByPipeline: the workspace is the project argument, so the pipeline
+// binds (and refuses) it before the handler runs.
+func TestWorkspaceBoundByPipeline(t *testing.T) {
+	f := newFixture(t)
+	tool := New(f.Deps())
+	for _, c := range []struct{ folder, errHas string }{
+		{"missing", "Not a directory"},
+		{filepath.Join(string(filepath.Separator), "no", "such", "dir"), "workspace_folder must stay inside the project"},
+	} {
+		m, _ := testkit.Call(t, tool, f.env, tools.Args{"command": "x", "isolation_requirement": reqLinux, "workspace_folder": c.folder})
+		if m["status"] != "invalid_input" || !strings.Contains(m["error"].(string), c.errHas) {
+			t.Errorf("workspace_folder %q: %v, want invalid_input containing %q", c.folder, m, c.errHas)
+		}
+	}
+	if f.started() != 0 {
+		t.Fatal("a refused call started something")
+	}
+}
+
 func TestRefusals(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -165,7 +184,6 @@ func TestRefusals(t *testing.T) {
 	}{
 		{"blank command", nil, In{Command: "  ", IsolationRequirement: reqLinux}, "invalid_input", "command is required", ""},
 		{"NUL in command", nil, In{Command: "a\x00b", IsolationRequirement: reqLinux}, "invalid_input", "NUL", ""},
-		{"bad workspace", nil, In{Command: "x", IsolationRequirement: reqLinux, WorkspaceFolder: "/no/such/dir"}, "invalid_input", "Not a directory", ""},
 		{"missing requirement", nil, In{Command: "x"}, "invalid_input", "isolation_requirement is required for every sandbox_run request", "auto"},
 		{"missing requirement, explicit backend", nil, In{Command: "x", Environment: envWSL}, "invalid_input", "isolation_requirement is required", "wsl"},
 		{"unsupported requirement", nil, In{Command: "x", IsolationRequirement: "vibes"}, "invalid_input", "not supported", "auto"},
@@ -495,9 +513,9 @@ func TestOffWindowsDefaults(t *testing.T) {
 		{Command: "x", IsolationRequirement: reqLinux},
 		{Command: "x", IsolationRequirement: reqUntrusted, PayloadPaths: []string{"p.txt"}},
 	} {
-		out, err := handle(context.Background(), env, in)
-		if err != nil || out.Status.Status != "unavailable" {
-			t.Fatalf("%s: %+v, %v", in.IsolationRequirement, out, err)
+		out := DefaultDeps().handle(context.Background(), env, in)
+		if out.Status.Status != "unavailable" {
+			t.Fatalf("%s: %+v", in.IsolationRequirement, out)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package tooldiscover
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -50,6 +51,8 @@ type Prober struct {
 	FileVersion func(path string) (string, error)
 	// Dir is the working directory of version probes.
 	Dir string
+	// Progress, when set, hears of each finished probe.
+	Progress func(tools.Progress)
 }
 
 // Discover probes the tools of category ("" or "all" for every group).
@@ -64,12 +67,21 @@ func (p Prober) Discover(ctx context.Context, category string) Out {
 	started := make([]bool, len(names))
 	sem := make(chan struct{}, parallel)
 	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done, begin := 0, time.Now()
 	for i, n := range names {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
 			entries[i], started[i] = p.probe(ctx, n)
+			if p.Progress != nil {
+				mu.Lock()
+				done++
+				msg := fmt.Sprintf("probed %d of %d tools (%s)", done, len(names), n)
+				mu.Unlock()
+				p.Progress(tools.Progress{Elapsed: time.Since(begin), Message: msg})
+			}
 		}()
 	}
 	wg.Wait()

@@ -113,7 +113,7 @@ func TestVersionEvidence(t *testing.T) {
 			if !out.ExecutionStarted {
 				t.Error("execution_started false although a probe started")
 			}
-			if err := testkit.CheckOutput(tooldiscover.Tool, out); err != nil {
+			if err := testkit.CheckOutput(tooldiscover.New(tooldiscover.DefaultDeps()), out); err != nil {
 				t.Fatalf("output does not conform to the output schema: %v", err)
 			}
 		})
@@ -178,7 +178,7 @@ func TestProbeArgv(t *testing.T) {
 	if diff := cmp.Diff(known("code", "v1", "command"), out.Editors.Code); diff != "" {
 		t.Errorf("code is probed by command (-want +got):\n%s", diff)
 	}
-	if err := testkit.CheckOutput(tooldiscover.Tool, out); err != nil {
+	if err := testkit.CheckOutput(tooldiscover.New(tooldiscover.DefaultDeps()), out); err != nil {
 		t.Fatalf("output does not conform to the output schema: %v", err)
 	}
 }
@@ -207,7 +207,7 @@ func TestNothingStarted(t *testing.T) {
 			if string(b) != `{"available":false,"version":null}` {
 				t.Errorf("missing tool JSON %s", b)
 			}
-			if err := testkit.CheckOutput(tooldiscover.Tool, out); err != nil {
+			if err := testkit.CheckOutput(tooldiscover.New(tooldiscover.DefaultDeps()), out); err != nil {
 				t.Fatalf("output does not conform to the output schema: %v", err)
 			}
 		})

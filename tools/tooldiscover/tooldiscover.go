@@ -91,25 +91,45 @@ type Out struct {
 	VCS             *VCS             `json:"vcs,omitempty"`
 }
 
-// Tool is the tool_discover tool definition.
-var Tool = tools.Define(tools.Def[In, Out]{
-	Name:        "tool_discover",
-	Order:       2,
-	Title:       "Discover tools",
-	Description: "Find developer tools on PATH (runtimes, editors, package managers, version control) and report each one's absolute path and version. Version probes run the tool with its version flag; GUI editors are never launched.",
-	Annotations: tools.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false},
-	ProjectArg:  "",
-	Classify:    classify,
-	Handle:      handle,
-})
-
-func init() { tools.Register(Tool) }
-
-// classify: probing executes external programs, so the host is asked even though
-// nothing is mutated.
-func classify(tools.Args) tools.Class { return tools.ApprovalRequired }
-
-func handle(ctx context.Context, env *tools.Env, in In) (Out, error) {
-	p := Prober{Resolver: proc.NewResolver(env.Lookup), Runner: proc.Exec{}, FileVersion: filever.Version, Dir: os.TempDir()}
-	return p.Discover(ctx, in.Category), nil
+// Deps are the authorities tool_discover consults; tests pass fakes.
+type Deps struct {
+	// Resolver finds executables on the call's PATH.
+	Resolver func(getenv func(string) string) proc.Resolver
+	Runner   proc.Runner
+	// FileVersion reads a Windows executable's version resource.
+	FileVersion func(path string) (string, error)
+	// Dir is the neutral working directory of the probes.
+	Dir func() string
 }
+
+// DefaultDeps are the real resolver, runner and file-version reader.
+func DefaultDeps() Deps {
+	return Deps{
+		Resolver:    func(getenv func(string) string) proc.Resolver { return proc.NewResolver(getenv) },
+		Runner:      proc.Exec{},
+		FileVersion: filever.Version,
+		Dir:         os.TempDir,
+	}
+}
+
+// New returns the tool_discover tool running with d.
+func New(d Deps) tools.Tool {
+	return tools.Define(tools.Def[In, Out]{
+		Name:        "tool_discover",
+		Order:       2,
+		Title:       "Discover tools",
+		Description: "Find developer tools on PATH (runtimes, editors, package managers, version control) and report each one's absolute path and version. Version probes run the tool with its version flag; GUI editors are never launched.",
+		Annotations: tools.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false},
+		// Probing executes external programs, so the host is asked even though nothing
+		// is mutated.
+		Classes:  tools.Classification{Base: tools.ApprovalRequired},
+		Starts:   tools.AlwaysCond,
+		Statuses: []string{"ok"},
+		Handle: func(ctx context.Context, env *tools.Env, in In) (Out, error) {
+			p := Prober{Resolver: d.Resolver(env.Lookup), Runner: d.Runner, FileVersion: d.FileVersion, Dir: d.Dir(), Progress: env.Report}
+			return p.Discover(ctx, in.Category), nil
+		},
+	})
+}
+
+func init() { tools.Register(New(DefaultDeps())) }

@@ -33,12 +33,12 @@ func TestRealProbes(t *testing.T) {
 		}
 		return ""
 	}}
-	res, err := tooldiscover.Tool.Call(context.Background(), env, tools.Args{"category": "all"})
+	res, err := tooldiscover.New(tooldiscover.DefaultDeps()).Call(context.Background(), env, tools.Args{"category": "all"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := res.(tooldiscover.Out)
-	if err := testkit.CheckOutput(tooldiscover.Tool, out); err != nil {
+	if err := testkit.CheckOutput(tooldiscover.New(tooldiscover.DefaultDeps()), out); err != nil {
 		t.Fatalf("output does not conform to the output schema: %v", err)
 	}
 	g := out.Runtimes.Go

@@ -17,7 +17,7 @@ import (
 
 // In is the input of workflow_plan.
 type In struct {
-	Task    string `json:"task" jsonschema:"required,description=What the user wants done."`
+	Task    string `json:"task" jsonschema:"required,minLength=1,pattern=\\S,description=What the user wants done."`
 	Context string `json:"context,omitempty" jsonschema:"default=,description=Extra context that may carry route-changing words."`
 	Cwd     string `json:"cwd,omitempty" jsonschema:"description=Project directory (default: the active project)."`
 }
@@ -36,38 +36,52 @@ type Planned struct {
 	routing.Route
 }
 
-// Tool is the workflow_plan tool definition.
-var Tool = tools.Define(tools.Def[In, Out]{
-	Name:        "workflow_plan",
-	Order:       4,
-	Title:       "Plan workflow",
-	Description: "Route a development task to catalog capabilities with deterministic evidence (id and tag overlap), report every candidate and a four-phase plan (inspect, route, execute, verify). Never executes anything.",
-	Annotations: tools.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false},
-	ProjectArg:  "cwd",
-	Classify:    classify,
-	Handle:      handle,
-})
+// Deps are the authorities workflow_plan consults; tests pass fakes.
+type Deps struct {
+	// Catalog is the capability catalog in force.
+	Catalog func() (*catalog.Catalog, error)
+	// Resolver finds executables on the call's PATH (to label availability).
+	Resolver func(getenv func(string) string) proc.Resolver
+}
 
-func init() { tools.Register(Tool) }
+// DefaultDeps are the shipped catalog and the real resolver.
+func DefaultDeps() Deps {
+	return Deps{Catalog: catalog.Shipped,
+		Resolver: func(getenv func(string) string) proc.Resolver { return proc.NewResolver(getenv) }}
+}
 
-func classify(tools.Args) tools.Class { return tools.ReadOnly }
+// New returns the workflow_plan tool running with d.
+func New(d Deps) tools.Tool {
+	return tools.Define(tools.Def[In, Out]{
+		Name:        "workflow_plan",
+		Order:       4,
+		Title:       "Plan workflow",
+		Description: "Route a development task to catalog capabilities with deterministic evidence (id and tag overlap), report every candidate and a four-phase plan (inspect, route, execute, verify). Never executes anything.",
+		Annotations: tools.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false},
+		ProjectArg:  "cwd",
+		Classes:     tools.Classification{Base: tools.ReadOnly},
+		Starts:      tools.NeverCond,
+		Statuses:    []string{tools.StatusPlanned, tools.StatusConfigurationError},
+		Handle: func(ctx context.Context, env *tools.Env, in In) (Out, error) {
+			return d.handle(ctx, env, in)
+		},
+	})
+}
 
-func handle(_ context.Context, env *tools.Env, in In) (Out, error) {
+func init() { tools.Register(New(DefaultDeps())) }
+
+func (d Deps) handle(_ context.Context, env *tools.Env, in In) (Out, error) {
 	task := strings.TrimSpace(in.Task)
-	if task == "" {
-		return refuse("invalid_input", "task is required"), nil
-	}
-	dir, err := tools.ResolveDir(env, in.Cwd)
+	cat, err := d.Catalog()
 	if err != nil {
-		return refuse("invalid_input", err.Error()), nil
+		return refuse(tools.StatusConfigurationError, err.Error()), nil
 	}
-	cat, err := catalog.LoadOrShipped(env.Catalog)
-	if err != nil {
-		return refuse("configuration_error", err.Error()), nil
+	dir := env.ProjectDir
+	if env.Project != nil {
+		dir = env.Project.Path
 	}
-	resolver := proc.NewResolver(env.Lookup)
-	route := routing.Plan(cat, task, in.Context, Availability(cat, resolver))
-	return Out{Status: tools.Status{Status: "planned"}, Planned: &Planned{Task: task, ProjectDir: dir, Route: route}}, nil
+	route := routing.Plan(cat, task, in.Context, Availability(cat, d.Resolver(env.Lookup)))
+	return Out{Status: tools.Status{Status: tools.StatusPlanned}, Planned: &Planned{Task: task, ProjectDir: dir, Route: route}}, nil
 }
 
 // Availability labels each capability with the tool capability_run would select.

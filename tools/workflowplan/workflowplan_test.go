@@ -1,6 +1,7 @@
 package workflowplan_test
 
 import (
+	"github.com/windows-dev-agent/wda/internal/catalog"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -28,20 +29,32 @@ func fakePath(t *testing.T, names ...string) string {
 	return dir
 }
 
-func call(t *testing.T, env *tools.Env, args map[string]any) map[string]any {
+// world is a project, a PATH and the tool running with a catalog.
+type world struct {
+	*tools.Env
+	tool tools.Tool
+}
+
+func call(t *testing.T, w world, args map[string]any) map[string]any {
 	t.Helper()
-	m, _ := testkit.Call(t, workflowplan.Tool, env, args)
+	m, _ := testkit.Call(t, w.tool, w.Env, args)
 	return m
 }
 
-func envWith(t *testing.T, path string, catalog []byte) *tools.Env {
+// envWith is a world whose PATH is path and whose catalog is cat (nil: the shipped one).
+func envWith(t *testing.T, path string, cat []byte) world {
 	project := t.TempDir()
-	return &tools.Env{ProjectDir: project, Catalog: catalog, Getenv: func(k string) string {
+	d := workflowplan.DefaultDeps()
+	if cat != nil {
+		d.Catalog = func() (*catalog.Catalog, error) { return catalog.Load(cat) }
+	}
+	env := &tools.Env{ProjectDir: project, Getenv: func(k string) string {
 		if k == "PATH" {
 			return path
 		}
 		return ""
 	}}
+	return world{env, workflowplan.New(d)}
 }
 
 func TestPlanShippedCatalog(t *testing.T) {
@@ -90,12 +103,12 @@ func TestRefusals(t *testing.T) {
 	good := envWith(t, "", nil)
 	tests := []struct {
 		name   string
-		env    *tools.Env
+		env    world
 		args   map[string]any
 		status string
 		errSub string
 	}{
-		{"blank task", good, map[string]any{"task": "  "}, "invalid_input", "task is required"},
+		{"blank task", good, map[string]any{"task": "  "}, "invalid_input", "task must not be blank"},
 		{"bad cwd", good, map[string]any{"task": "x", "cwd": filepath.Join(good.ProjectDir, "missing")}, "invalid_input", "Not a directory"},
 		{"catalog error", envWith(t, "", []byte("a: {description: d}")), map[string]any{"task": "x"}, "configuration_error", `capability "a"`},
 	}
@@ -125,7 +138,7 @@ beta: {description: b, tags: [widget], tools: [{name: beta-tool, argv: [beta-too
 }
 
 func TestClassify(t *testing.T) {
-	if c := workflowplan.Tool.Classify(tools.Args{"task": "x"}); c != tools.ReadOnly {
+	if c := workflowplan.New(workflowplan.DefaultDeps()).Classify(tools.Args{"task": "x"}); c != tools.ReadOnly {
 		t.Fatalf("class %s", c)
 	}
 }

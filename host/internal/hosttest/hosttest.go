@@ -39,14 +39,14 @@ func Registry() *tools.Registry {
 	reg := tools.New()
 	reg.Register(tools.Define(tools.Def[ProjectIn, Out]{
 		Name: "scoped", Description: "project-scoped probe", ProjectArg: "cwd",
-		Classify: func(tools.Args) tools.Class { return tools.ReadOnly },
+		Classes: tools.Classification{Base: tools.ReadOnly}, Statuses: []string{"ok"},
 		Handle: func(_ context.Context, env *tools.Env, in ProjectIn) (Out, error) {
-			return Out{Status: tools.Status{Status: "ok"}, Cwd: in.Cwd, ProjectDir: env.ProjectDir, DataDir: env.DataDir, Host: env.Host}, nil
+			return Out{Status: tools.Status{Status: "ok"}, Cwd: in.Cwd, ProjectDir: env.Project.Path, DataDir: env.DataDir, Host: env.Host}, nil
 		},
 	}))
 	reg.Register(tools.Define(tools.Def[PlainIn, Out]{
 		Name: "plain", Description: "plain probe",
-		Classify: func(tools.Args) tools.Class { return tools.ReadOnly },
+		Classes: tools.Classification{Base: tools.ReadOnly}, Statuses: []string{"ok"},
 		Handle: func(_ context.Context, env *tools.Env, in PlainIn) (Out, error) {
 			return Out{Status: tools.Status{Status: "ok"}, Path: in.Path, ProjectDir: env.ProjectDir, DataDir: env.DataDir, Host: env.Host}, nil
 		},
@@ -75,27 +75,30 @@ func Open(t testing.TB, reg *tools.Registry, opts runtime.Options) *Session {
 	return &Session{cs}
 }
 
-// Call calls a tool and returns its result as the JSON object of its text content
-// (what a host shows), failing the test on a protocol error.
+// Call calls a tool and returns its structured result, failing the test on a
+// protocol error.
 func (cs *Session) Call(t testing.TB, name string, args map[string]any) map[string]any {
 	t.Helper()
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
 		t.Fatalf("%s(%v): %v", name, args, err)
 	}
-	if len(res.Content) == 0 {
-		t.Fatalf("%s: empty content", name)
-	}
-	tc, ok := res.Content[0].(*mcp.TextContent)
-	if !ok {
-		t.Fatalf("%s: content is %T", name, res.Content[0])
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
 	}
 	var m map[string]any
-	if err := json.Unmarshal([]byte(tc.Text), &m); err != nil {
-		t.Fatalf("%s: text is not JSON: %v", name, err)
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatalf("%s: structured content is not a JSON object: %v", name, err)
 	}
 	return m
 }
+
+// NoAudit is an audit sink that records nothing.
+type NoAudit struct{}
+
+// RecordCall drops rec.
+func (NoAudit) RecordCall(context.Context, runtime.CallRecord) {}
 
 // Env returns a getenv over m.
 func Env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }

@@ -54,6 +54,8 @@ type Request struct {
 	Expected tools.Identity
 	// TimeoutSeconds is clamped to [1, 600]; zero means 120.
 	TimeoutSeconds int
+	// Progress, when set, hears how a run is going.
+	Progress func(tools.Progress)
 }
 
 // SelectTool returns the first tool of cp whose argv[0] resolves, with the absolute

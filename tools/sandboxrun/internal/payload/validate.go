@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"github.com/windows-dev-agent/wda/tools"
 )
 
 // Budgets, cumulative across all selected roots (tools.md §5.1).
@@ -56,7 +54,7 @@ var lstatFn = lstatNode
 func validate(workspace string, paths []string, lim limits) (*Selection, error) {
 	// The workspace itself may be reached through links (it is the caller's project);
 	// its contents may not.
-	ws, err := tools.RealDir(workspace)
+	ws, err := realDir(workspace)
 	if err != nil {
 		return nil, err
 	}
@@ -187,4 +185,21 @@ func joinRel(rel, name string) string {
 		return name
 	}
 	return rel + "/" + name
+}
+
+// realDir is the absolute path of the existing directory p with links resolved. The
+// workspace comes bound by the pipeline, so this only normalises it.
+func realDir(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", fmt.Errorf("Not a directory: %s", p)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", fmt.Errorf("Not a directory: %s", abs)
+	}
+	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("Not a directory: %s", abs)
+	}
+	return real, nil
 }

@@ -1,4 +1,4 @@
-package audit
+package runtime_test
 
 import (
 	"context"
@@ -12,19 +12,20 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/windows-dev-agent/wda/internal/audit"
 	"github.com/windows-dev-agent/wda/tools"
 )
 
 const secret = "SECRET-7f3a9c-do-not-log"
 
-type probeIn struct {
+type auditIn struct {
 	Mode    string   `json:"mode" jsonschema:"required,enum=ok,enum=fail,enum=boom,enum=done"`
 	Execute bool     `json:"execute,omitempty" jsonschema:"default=false"`
 	Secret  string   `json:"secret,omitempty"`
 	Paths   []string `json:"paths,omitempty"`
 }
 
-type probeOut struct {
+type auditOut struct {
 	tools.Status
 	Succeeded *bool    `json:"succeeded,omitempty"`
 	Stdout    string   `json:"stdout,omitempty"`
@@ -32,36 +33,53 @@ type probeOut struct {
 	Argv      []string `json:"argv,omitempty"`
 }
 
-func probeHandle(_ context.Context, _ *tools.Env, in probeIn) (probeOut, error) {
+func auditHandle(_ context.Context, _ *tools.Env, in auditIn) (auditOut, error) {
 	leak := in.Secret + strings.Join(in.Paths, " ")
 	switch in.Mode {
 	case "fail":
-		return probeOut{Status: tools.Status{Status: "failed", Error: leak, ExecutionStarted: true},
+		return auditOut{Status: tools.Status{Status: "failed", Error: leak, ExecutionStarted: true},
 			Stdout: leak, Stderr: leak, Argv: []string{"/bin/" + leak}}, nil
 	case "boom":
-		return probeOut{}, errors.New("handler exploded: " + leak)
+		return auditOut{}, errors.New("handler exploded: " + leak)
 	case "done":
 		if !in.Execute {
-			return probeOut{Status: tools.Status{Status: "planned"}, Argv: []string{leak}}, nil
+			return auditOut{Status: tools.Status{Status: "planned"}, Argv: []string{leak}}, nil
 		}
-		return probeOut{Status: tools.Status{Status: "completed", ExecutionStarted: true}, Succeeded: new(true), Stdout: leak}, nil
+		return auditOut{Status: tools.Status{Status: "completed", ExecutionStarted: true}, Succeeded: new(true), Stdout: leak}, nil
 	}
-	return probeOut{Status: tools.Status{Status: "ok"}, Stdout: leak}, nil
+	return auditOut{Status: tools.Status{Status: "ok"}, Stdout: leak}, nil
 }
 
-func probeTool(name string, class func(tools.Args) tools.Class) tools.Tool {
-	return tools.Define(tools.Def[probeIn, probeOut]{
+func auditTool(name string, classes tools.Classification, starts tools.Cond) tools.Tool {
+	statuses := []string{"ok", "failed", "planned", "completed"}
+	if name != "capability_run" {
+		// Not plan-first: no execute argument.
+		return tools.Define(tools.Def[auditPlainIn, auditOut]{
+			Name: name, Order: 1, Title: name, Description: "test probe",
+			Classes: classes, Starts: starts, Statuses: statuses,
+			Handle: func(ctx context.Context, env *tools.Env, in auditPlainIn) (auditOut, error) {
+				return auditHandle(ctx, env, auditIn{Mode: in.Mode, Secret: in.Secret, Paths: in.Paths})
+			},
+		})
+	}
+	return tools.Define(tools.Def[auditIn, auditOut]{
 		Name: name, Order: 1, Title: name, Description: "test probe",
-		Classify: class, Handle: probeHandle,
+		Classes: classes, Starts: starts, Statuses: statuses, Handle: auditHandle,
 	})
 }
 
-// connect serves reg with audit.Sink{} over in-memory transports.
-func connect(t *testing.T, reg *tools.Registry, dataDir string) *mcp.ClientSession {
+type auditPlainIn struct {
+	Mode   string   `json:"mode" jsonschema:"required,enum=ok,enum=fail,enum=boom,enum=done"`
+	Secret string   `json:"secret,omitempty"`
+	Paths  []string `json:"paths,omitempty"`
+}
+
+// connect serves reg with the default audit log in dataDir over in-memory transports.
+func auditConnect(t *testing.T, reg *tools.Registry, dataDir string) *mcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
-	srv := runtime.NewServer(reg, runtime.Options{Audit: Sink{}, Env: tools.Env{DataDir: dataDir, ProjectDir: t.TempDir(),
-		Getenv: func(string) string { return "" }}})
+	srv := runtime.NewServer(reg, runtime.Options{DataDir: dataDir, ProjectDir: t.TempDir(),
+		Getenv: func(string) string { return "" }})
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := srv.Connect(ctx, st, nil)
 	if err != nil {
@@ -76,18 +94,13 @@ func connect(t *testing.T, reg *tools.Registry, dataDir string) *mcp.ClientSessi
 }
 
 func TestSinkOneRecordPerCall(t *testing.T) {
-	readOnly := func(tools.Args) tools.Class { return tools.ReadOnly }
-	byExecute := func(a tools.Args) tools.Class {
-		if a.Bool("execute") {
-			return tools.ApprovalRequired
-		}
-		return tools.ReadOnly
-	}
+	readOnly := tools.Classification{Base: tools.ReadOnly}
+	byExecute := tools.Classification{Base: tools.ReadOnly, Rules: []tools.Rule{{When: tools.WhenTrue("execute"), Class: tools.ApprovalRequired}}}
 	reg := tools.New()
-	reg.Register(probeTool("probe", readOnly))
-	reg.Register(probeTool("capability_run", byExecute))
-	reg.Register(probeTool("package_search", func(tools.Args) tools.Class { return tools.ApprovalRequired }))
-	reg.Register(probeTool("forbidden_probe", func(tools.Args) tools.Class { return tools.Forbidden }))
+	reg.Register(auditTool("probe", readOnly, tools.NeverCond))
+	reg.Register(auditTool("capability_run", byExecute, tools.WhenTrue("execute")))
+	reg.Register(auditTool("package_search", tools.Classification{Base: tools.ApprovalRequired}, tools.AlwaysCond))
+	reg.Register(auditTool("forbidden_probe", tools.Classification{Base: tools.Forbidden}, tools.NeverCond))
 
 	base := map[string]any{"schema_version": 1.0, "lifecycle_event": "tools/call", "event": "tools/call", "host": "generic"}
 	with := func(m map[string]any) map[string]any {
@@ -122,8 +135,8 @@ func TestSinkOneRecordPerCall(t *testing.T) {
 			"tool_name": "package_search", "safety_class": "approval-required", "lifecycle_success": false, "success": false,
 			"execution_started": nil, "execution_outcome": "unknown", "result_status": nil, "error_present": true})},
 		{"invalid arguments carrying a secret", "probe", map[string]any{"mode": "ok", secret: secret}, with(map[string]any{
-			"tool_name": "probe", "safety_class": "approval-required", "lifecycle_success": false, "success": false,
-			"execution_started": nil, "execution_outcome": "not_applicable", "result_status": nil, "error_present": true})},
+			"tool_name": "probe", "safety_class": "approval-required", "lifecycle_success": true, "success": true,
+			"execution_started": false, "execution_outcome": "not_executed", "result_status": "invalid_input", "error_present": true})},
 		{"forbidden is blocked", "forbidden_probe", map[string]any{"mode": "ok", "secret": secret}, with(map[string]any{
 			"tool_name": "forbidden_probe", "safety_class": "forbidden", "lifecycle_success": true, "success": true,
 			"execution_started": false, "execution_outcome": "not_executed", "result_status": "blocked", "error_present": true})},
@@ -131,9 +144,9 @@ func TestSinkOneRecordPerCall(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "data")
-			cs := connect(t, reg, dir)
+			cs := auditConnect(t, reg, dir)
 			_, _ = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tt.tool, Arguments: tt.args})
-			recs, err := Read(dir)
+			recs, err := audit.Read(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -160,7 +173,7 @@ func TestSinkOneRecordPerCall(t *testing.T) {
 // assertNoLeak greps every retained segment for each needle.
 func assertNoLeak(t *testing.T, dir string, needles ...string) {
 	t.Helper()
-	for _, name := range []string{LogName, PrevName} {
+	for _, name := range []string{audit.LogName, audit.PrevName} {
 		data, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
 			continue
@@ -180,8 +193,8 @@ func TestSinkSwallowsFailures(t *testing.T) {
 		t.Fatal(err)
 	}
 	reg := tools.New()
-	reg.Register(probeTool("probe", func(tools.Args) tools.Class { return tools.ReadOnly }))
-	cs := connect(t, reg, file)
+	reg.Register(auditTool("probe", tools.Classification{Base: tools.ReadOnly}, tools.NeverCond))
+	cs := auditConnect(t, reg, file)
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "probe", Arguments: map[string]any{"mode": "ok"}})
 	if err != nil || res.IsError {
 		t.Fatalf("the call failed because the audit failed: %v %v", err, res)

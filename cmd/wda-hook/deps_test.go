@@ -1,0 +1,49 @@
+package main
+
+import (
+	"go/build"
+	"strings"
+	"testing"
+)
+
+// TestLinksNoSDKNorTools: the hook binary must not link the MCP SDK, a tool package, the
+// schema machinery or the MCP core: each would add package initialisation to a process
+// that hosts start on every tool call.
+func TestLinksNoSDKNorTools(t *testing.T) {
+	t.Parallel()
+	forbidden := []string{
+		"github.com/modelcontextprotocol/go-sdk",
+		"github.com/invopop/jsonschema",
+		"github.com/google/jsonschema-go",
+		"github.com/windows-dev-agent/wda/runtime",
+		"github.com/windows-dev-agent/wda/schema",
+		"github.com/windows-dev-agent/wda/tools/",
+		"net/http",
+	}
+	seen := map[string]bool{}
+	var walk func(path string)
+	walk = func(path string) {
+		if seen[path] || path == "C" {
+			return
+		}
+		seen[path] = true
+		pkg, err := build.Import(path, ".", 0)
+		if err != nil {
+			t.Fatalf("import %s: %v", path, err)
+		}
+		for _, imp := range pkg.Imports {
+			walk(imp)
+		}
+	}
+	walk("github.com/windows-dev-agent/wda/cmd/wda-hook")
+	for p := range seen {
+		for _, f := range forbidden {
+			if p == f || strings.HasPrefix(p, f+"/") || (strings.HasSuffix(f, "/") && strings.HasPrefix(p, f)) {
+				t.Errorf("wda-hook links %s", p)
+			}
+		}
+	}
+	if !seen["github.com/windows-dev-agent/wda/host/hook"] {
+		t.Fatal("the walk did not reach host/hook; the test is not looking at the binary")
+	}
+}

@@ -1,0 +1,122 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	wda "github.com/windows-dev-agent/wda"
+	"github.com/windows-dev-agent/wda/host/hostenv"
+)
+
+// Hosts are the host names a command accepts, in the order help text lists them.
+var Hosts = []string{"claude", "codex", "generic"}
+
+// Environment variables read here, and nowhere else, to decide the session.
+const (
+	DataDirVar    = "WINDOWS_DEV_AGENT_DATA_DIR"
+	ProjectDirVar = "WINDOWS_DEV_AGENT_PROJECT_DIR"
+	CatalogVar    = "WINDOWS_DEV_AGENT_CATALOG"
+	// ClaudePluginDataVar is Claude Code's plugin-scoped persistent directory.
+	ClaudePluginDataVar = "CLAUDE_PLUGIN_DATA"
+	// CodexHomeVar is Codex's home (default ~/.codex).
+	CodexHomeVar = "CODEX_HOME"
+)
+
+// Config is what a process decided at start-up.
+type Config struct {
+	// Host is "claude", "codex" or "generic".
+	Host string
+	// DataDir holds the cache, the audit log and sandbox bundles.
+	DataDir string
+	// ProjectDir is the active project as configured ("" when the host gives none).
+	ProjectDir string
+	// CatalogPath is a replacement capability catalog ("" for the shipped one).
+	CatalogPath string
+	// Getenv is the environment the process was given.
+	Getenv func(string) string
+}
+
+// Flags are the command-line overrides; empty fields are unset. A value the host did
+// not expand (a literal ${CLAUDE_PLUGIN_DATA}) counts as unset.
+type Flags struct {
+	DataDir    string
+	ProjectDir string
+}
+
+// Resolve decides the session for host with the given overrides.
+func Resolve(host string, f Flags, getenv func(string) string) (Config, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if !validHost(host) {
+		return Config{}, fmt.Errorf("unknown host %q (want %s)", host, strings.Join(Hosts, ", "))
+	}
+	c := Config{Host: host, Getenv: getenv, CatalogPath: hostenv.Var(getenv, CatalogVar)}
+	c.DataDir = hostenv.Var(func(string) string { return f.DataDir }, "")
+	if c.DataDir == "" {
+		c.DataDir = DataDir(host, getenv)
+	}
+	c.ProjectDir = hostenv.Var(func(string) string { return f.ProjectDir }, "")
+	if c.ProjectDir == "" {
+		c.ProjectDir = ProjectDir(host, getenv)
+	}
+	return c, nil
+}
+
+func validHost(h string) bool {
+	for _, n := range Hosts {
+		if n == h {
+			return true
+		}
+	}
+	return false
+}
+
+// DataDir is the data directory of host when no flag names one
+// (docs/architecture.md, "Data directory"): WINDOWS_DEV_AGENT_DATA_DIR, else Claude's
+// CLAUDE_PLUGIN_DATA, else Codex's ${CODEX_HOME:-~/.codex}/plugins/data/windows-dev-agent,
+// else the user cache directory + windows-dev-agent.
+func DataDir(host string, getenv func(string) string) string {
+	if v := hostenv.Var(getenv, DataDirVar); v != "" {
+		return v
+	}
+	switch host {
+	case "claude":
+		if v := hostenv.Var(getenv, ClaudePluginDataVar); v != "" {
+			return v
+		}
+	case "codex":
+		return filepath.Join(CodexHome(getenv), "plugins", "data", wda.ServerName)
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, wda.ServerName)
+	}
+	return filepath.Join(os.TempDir(), wda.ServerName)
+}
+
+// CodexHome is ${CODEX_HOME:-~/.codex} with a leading ~ expanded.
+func CodexHome(getenv func(string) string) string {
+	if v := hostenv.Var(getenv, CodexHomeVar); v != "" {
+		return hostenv.ExpandHome(v, getenv)
+	}
+	return filepath.Join(hostenv.Home(getenv), ".codex")
+}
+
+// ProjectDir is the active project of host when no flag names one: Claude's comes only
+// from the host (WINDOWS_DEV_AGENT_PROJECT_DIR, set from ${CLAUDE_PROJECT_DIR});
+// Codex gives none (each call names its own); the generic host uses the variable,
+// else the current directory.
+func ProjectDir(host string, getenv func(string) string) string {
+	v := hostenv.Var(getenv, ProjectDirVar)
+	switch host {
+	case "claude", "codex":
+		return v
+	}
+	if v != "" {
+		return v
+	}
+	d, _ := os.Getwd()
+	return d
+}

@@ -1,0 +1,4 @@
+package contain
+
+// caseInsensitive: NTFS and ReFS names compare without case for containment.
+const caseInsensitive = true

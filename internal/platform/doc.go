@@ -1,0 +1,6 @@
+// Package platform is the home of the operating-system layer every other package uses
+// instead of writing its own copy: final paths of open handles (finalpath),
+// containment of one resolved path in another (contain), and the opened project
+// directory a call is bound to (contain.OpenDir). Each subpackage keeps its Windows
+// code in _windows.go files behind a portable twin that the Linux tests exercise.
+package platform

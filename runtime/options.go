@@ -1,0 +1,84 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/windows-dev-agent/wda/host"
+	"github.com/windows-dev-agent/wda/tools"
+)
+
+// Options configure the tools a server serves. Every field is optional.
+type Options struct {
+	// Host binds project arguments and says what the host is told at initialize.
+	// nil means the generic host contained in ProjectDir.
+	Host host.Host
+	// DataDir holds the cache, the audit log and sandbox bundles of the tools. When it
+	// is set and Audit is nil, every call is recorded in its audit log.
+	DataDir string
+	// ProjectDir is the active project, handed to handlers as Env.ProjectDir (and the
+	// root of the generic host when Host is nil).
+	ProjectDir string
+	// Getenv is the environment handlers may read (nil means os.Getenv).
+	Getenv func(string) string
+	// Audit receives one record per finished call; nil means the audit log in DataDir
+	// (or none without a DataDir).
+	Audit AuditSink
+	// Logger receives the server's warnings (nil: warnings and errors to stderr).
+	Logger *slog.Logger
+	// Now is the clock of audit durations (nil means time.Now).
+	Now func() time.Time
+}
+
+func (o Options) filled() Options {
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	if o.Host == nil {
+		o.Host = host.NewGeneric(o.ProjectDir, o.Getenv)
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}
+	if o.Audit == nil && o.DataDir != "" {
+		o.Audit = auditLog{logger: o.Logger}
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return o
+}
+
+// CallRecord is what the audit sink learns of one finished call: derived facts only.
+// Arguments are deliberately absent; Result is the structured output, for deriving
+// status and outcome, never for storing.
+type CallRecord struct {
+	Tool      string
+	Class     tools.Class
+	Host      string
+	SessionID string
+	DataDir   string
+	Started   time.Time
+	Duration  time.Duration
+	// Execute reports whether the call asked for execution (execute exactly true) of
+	// a plan-first tool; PlanFirst whether the tool is one.
+	Execute, PlanFirst bool
+	// MayStartProcess is the tool's declaration applied to the call's arguments.
+	MayStartProcess bool
+	// Status is the result's status word, empty when the call ended without a result.
+	Status string
+	// Result is the structured result as JSON (nil when the call ended in a protocol
+	// error).
+	Result json.RawMessage
+	// ProtocolError is set when the call was answered with a JSON-RPC error.
+	ProtocolError bool
+}
+
+// AuditSink receives every finished call. It must not fail the call: errors are its
+// own to report.
+type AuditSink interface {
+	RecordCall(ctx context.Context, rec CallRecord)
+}

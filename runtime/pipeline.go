@@ -1,0 +1,126 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/windows-dev-agent/wda/host"
+	"github.com/windows-dev-agent/wda/schema"
+	"github.com/windows-dev-agent/wda/tools"
+)
+
+// pipeline is the one call path of one tool.
+type pipeline struct {
+	tool    tools.Tool
+	schemas *schema.Rendered
+	opts    Options
+}
+
+// handle is the SDK handler of the tool: every step of the pipeline, in order.
+func (p *pipeline) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	t := p.tool
+	rec := CallRecord{Tool: t.Name(), Host: p.opts.Host.Name(), DataDir: p.opts.DataDir,
+		Started: p.opts.Now().UTC(), Class: tools.ApprovalRequired, PlanFirst: t.PlanFirst()}
+	if req.Session != nil {
+		rec.SessionID = req.Session.ID()
+	}
+	var raw json.RawMessage
+	if req.Params != nil {
+		raw = req.Params.Arguments
+	}
+	res, err := p.call(ctx, req, raw, &rec)
+	rec.Duration = p.opts.Now().Sub(rec.Started)
+	rec.ProtocolError = err != nil
+	if p.opts.Audit != nil {
+		p.opts.Audit.RecordCall(ctx, rec)
+	}
+	return res, err
+}
+
+func (p *pipeline) call(ctx context.Context, req *mcp.CallToolRequest, raw json.RawMessage, rec *CallRecord) (*mcp.CallToolResult, error) {
+	t := p.tool
+	// 1–2. Decode once and validate against the tool's own schema.
+	args, err := p.schemas.Validator.Validate(raw)
+	if err != nil {
+		return p.refuse(rec, tools.StatusInvalidInput, err.Error())
+	}
+	env := tools.Env{Host: p.opts.Host.Name(), DataDir: p.opts.DataDir, ProjectDir: p.opts.ProjectDir,
+		Getenv: p.opts.Getenv, Progress: progressSink(ctx, req)}
+	// 3. Bind the project argument on the validated value, to an opened directory.
+	if arg := t.ProjectArg(); arg != "" {
+		proj, err := p.opts.Host.Bind(t, args[arg])
+		if err != nil {
+			var be *host.BindError
+			if errors.As(err, &be) {
+				return p.refuse(rec, tools.StatusInvalidInput, be.Msg)
+			}
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+		}
+		defer proj.Close()
+		args[arg] = proj.Path
+		env.Project = proj
+	}
+	// 4. Classify with the tool's dependencies in force.
+	rec.Class = t.Classify(args)
+	rec.Execute = args["execute"] == true
+	rec.MayStartProcess = t.MayStartProcess(args)
+	// 5. Block what is forbidden.
+	if rec.Class == tools.Forbidden {
+		return p.refuse(rec, tools.StatusBlocked, fmt.Sprintf("%s: this call is classified forbidden and was not run", t.Name()))
+	}
+	// 6. Call.
+	out, err := t.Call(ctx, &env, args)
+	if err != nil {
+		var ae *tools.ArgError
+		if errors.As(err, &ae) {
+			return p.refuse(rec, tools.StatusInvalidInput, ae.Msg)
+		}
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+	}
+	// 7. The result, encoded once.
+	return p.result(rec, out)
+}
+
+// refuse answers a call stopped by the pipeline: a result whose status says why, with
+// isError for invalid input so the model sees the message and corrects the call.
+func (p *pipeline) refuse(rec *CallRecord, status, msg string) (*mcp.CallToolResult, error) {
+	res, err := p.result(rec, tools.Refusal(status, msg))
+	if res != nil && status == tools.StatusInvalidInput {
+		res.IsError = true
+		res.Content = []mcp.Content{&mcp.TextContent{Text: msg}}
+	}
+	return res, err
+}
+
+func (p *pipeline) result(rec *CallRecord, out any) (*mcp.CallToolResult, error) {
+	b, err := json.Marshal(out)
+	if err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("encoding result: %v", err)}
+	}
+	if len(b) == 0 || b[0] != '{' {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "tool result is not a JSON object"}
+	}
+	if sc, ok := out.(tools.StatusCarrier); ok {
+		rec.Status = sc.StatusFields().Status
+		if !slices.Contains(p.tool.Statuses(), rec.Status) {
+			p.opts.Logger.Error("windows-dev-agent: a tool returned a status it did not declare",
+				"tool", p.tool.Name(), "status", rec.Status)
+		}
+	}
+	rec.Result = b
+	var text bytes.Buffer
+	if err := json.Indent(&text, b, "", "  "); err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+	}
+	return &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: text.String()}},
+		StructuredContent: json.RawMessage(b),
+	}, nil
+}
