@@ -13,6 +13,13 @@ import (
 	"time"
 )
 
+// markerValue is stored once in the test binary's read-only data. Copies of the binary
+// that differ only in its last markerLen bytes (patched by markedCopies) tell a child
+// which bytes it is running: the value printed comes from the code actually mapped.
+var markerValue = "wda-proc-identity-marker:AAAAAAAAAAAAAAAA"
+
+const markerLen = 16
+
 // helperEnv switches the test binary into a helper program (see runHelper).
 const helperEnv = "PROC_TEST_HELPER"
 
@@ -40,6 +47,9 @@ func runHelper(mode string, args []string) int {
 		var b []byte
 		fmt.Sscanf(args[0], "%x", &b)
 		os.Stdout.Write(b)
+		return 0
+	case "marker": // print which copy of the test binary this is (see markerValue)
+		fmt.Print(markerValue[len(markerValue)-markerLen:])
 		return 0
 	case "exit":
 		n, _ := strconv.Atoi(args[0])

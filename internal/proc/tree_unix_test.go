@@ -77,7 +77,7 @@ func TestSystemBinaryNamesPlatform(t *testing.T) {
 func TestKillTreeWithoutKnownExit(t *testing.T) {
 	req := helperRequest(t, "hang")
 	cmd := &exec.Cmd{Path: req.Argv[0], Args: req.Argv, Dir: req.Dir, Env: req.Env}
-	p, err := startContained(cmd)
+	p, _, err := startContained(cmd, &prepared{})
 	if err != nil {
 		t.Fatal(err)
 	}
