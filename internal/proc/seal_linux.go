@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"golang.org/x/sys/unix"
 )
@@ -69,10 +70,8 @@ func heldWorkDir(h *os.File) (workDir, error) {
 	dir := fmt.Sprintf("/proc/self/fd/%d", fd)
 	// PWD is the directory's current name, read through the same descriptor.
 	pwd, err := os.Readlink(dir)
-	if err != nil || !isAbsPath(pwd) {
+	if err != nil || !filepath.IsAbs(pwd) {
 		pwd = ""
 	}
 	return workDir{dir: dir, pwd: pwd, held: d}, nil
 }
-
-func isAbsPath(p string) bool { return len(p) > 0 && p[0] == '/' }

@@ -5,6 +5,7 @@ package proc
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os/exec"
 	"runtime"
 	"syscall"
@@ -36,7 +37,7 @@ func startContained(cmd *exec.Cmd, p *prepared) (*osProcess, *Receipt, error) {
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
 		if err := cmd.Start(); err != nil {
-			res <- started{err: startError(err, traced)}
+			res <- started{err: startError(err, cmd.Args[0], traced)}
 			return
 		}
 		if traced {
@@ -74,7 +75,7 @@ func startDetached(cmd *exec.Cmd, p *prepared) (*Receipt, error) {
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
 		if err := cmd.Start(); err != nil {
-			res <- started{err: startError(err, traced)}
+			res <- started{err: startError(err, cmd.Args[0], traced)}
 			return
 		}
 		refused, err := releaseAtExec(cmd, p.verify)
@@ -84,15 +85,27 @@ func startDetached(cmd *exec.Cmd, p *prepared) (*Receipt, error) {
 	return r.refused, r.err
 }
 
-// startError explains the one start failure tracing adds: PTRACE_TRACEME refused (a
-// seccomp policy, Yama ptrace_scope 3, or the server itself being traced). Without the
-// exec stop the reviewed bytes cannot be checked where they can no longer change, so
-// the run is refused rather than started unchecked.
-func startError(err error, traced bool) error {
-	if traced && errors.Is(err, syscall.EPERM) {
-		return fmt.Errorf("%w (a reviewed executable is checked at its exec stop, which needs ptrace(PTRACE_TRACEME); this system refused it)", err)
+// startError names the executable by its requested path rather than the descriptor
+// path the kernel was given, and explains the failures starting from the held file can
+// add. Without /proc the descriptor path does not exist (a missing #! interpreter
+// fails the same way). PTRACE_TRACEME may be refused (a seccomp policy, Yama
+// ptrace_scope 3, the server itself being traced); without the exec stop the reviewed
+// bytes cannot be checked where they can no longer change, so the run is refused
+// rather than started unchecked. The child reports only an errno, not which step
+// failed, hence the conditional wording.
+func startError(err error, exe string, traced bool) error {
+	var pe *fs.PathError
+	if !errors.As(err, &pe) || pe.Path != heldExecutable {
+		return err
 	}
-	return err
+	hint := ""
+	switch {
+	case errors.Is(pe.Err, syscall.ENOENT):
+		hint = " (it is started from its open file through /proc/self/fd, which needs /proc; a missing #! interpreter fails the same way)"
+	case traced && errors.Is(pe.Err, syscall.EPERM):
+		hint = " (a reviewed executable is checked at its exec stop, which needs ptrace(PTRACE_TRACEME) to be permitted)"
+	}
+	return fmt.Errorf("%s %s: %w%s", pe.Op, exe, pe.Err, hint)
 }
 
 // Values of siginfo.si_code for SIGCHLD (include/uapi/asm-generic/siginfo.h).
