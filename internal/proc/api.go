@@ -55,7 +55,8 @@ type Request struct {
 	// StdoutLimit/StderrLimit are tail sizes in bytes; zero means the default.
 	StdoutLimit, StderrLimit int
 	// Expected, when set, seals the run to this identity: a mismatch refuses to start.
-	// When nil the current identity is snapshotted and sealed anyway.
+	// When nil nothing is compared, but the file that was checked is still the one
+	// started wherever the platform allows it (docs/process-runner.md §3.1).
 	Expected *Identity
 	// Env is the child's environment; nil inherits the parent's. On Unix PWD is always
 	// set to the child's working directory.
