@@ -15,10 +15,10 @@ func stripFinalPathPrefix(p string) string {
 	return p
 }
 
-// finalPathMatches is the "exact path" rule of §6.3: the handle's final path must be
-// the requested absolute path, compared case-insensitively after both are cleaned of
-// trailing separators. Any symlink or junction along the way changes the final path
-// and therefore fails.
+// finalPathMatches is the "exact path" rule of docs/process-runner.md §3.4: the
+// handle's final path must be the requested absolute path, compared case-insensitively
+// after both are cleaned of trailing separators. Any symlink or junction along the way
+// changes the final path and therefore fails.
 func finalPathMatches(requested, final string) bool {
 	a := strings.TrimRight(stripFinalPathPrefix(requested), `\`)
 	b := strings.TrimRight(stripFinalPathPrefix(final), `\`)

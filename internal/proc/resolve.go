@@ -6,9 +6,10 @@ import (
 	"strings"
 )
 
-// PathResolver resolves bare tool names against PATH read through Getenv (§7.1). It
-// never consults the current directory; on Windows it never consults PATHEXT and never
-// yields .bat/.cmd files. It does not use exec.LookPath.
+// PathResolver resolves bare tool names against PATH read through Getenv
+// (docs/process-runner.md §2). It never consults the current directory; on Windows it
+// never consults PATHEXT and never yields .bat/.cmd files. It does not use
+// exec.LookPath.
 type PathResolver struct {
 	// Getenv reads PATH (and, on Windows, variables referenced by PATH entries). nil
 	// means os.Getenv; handlers pass env.Getenv so per-call environments are honoured.

@@ -22,7 +22,8 @@ func allowedExt(ext string) bool {
 	return false
 }
 
-// resolve implements §7.1 for Windows: directory order dominates, then extension order.
+// resolve implements docs/process-runner.md §2 for Windows: directory order dominates,
+// then extension order.
 func (r PathResolver) resolve(name string) (string, bool) {
 	if filepath.IsAbs(name) {
 		if allowedExt(filepath.Ext(name)) && isExecutableFile(name) {
