@@ -62,7 +62,7 @@ type Match struct {
 }
 
 // Statuses are the words of a package_search result's status.
-var Statuses = []string{tools.StatusCompleted, tools.StatusFailed, tools.StatusUnavailable, "incomplete"}
+var Statuses = []string{tools.StatusCompleted, tools.StatusFailed, tools.StatusUnavailable, "incomplete", tools.StatusCancelled}
 
 // New returns the package_search tool running with d.
 func New(d Deps) tools.Tool {

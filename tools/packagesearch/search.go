@@ -86,11 +86,14 @@ func (d Deps) handle(ctx context.Context, env *tools.Env, in In) Out {
 	}
 	argv := Argv(source, query)
 	argv[0] = path
-	r := d.Run(ctx, proc.Request{Argv: argv, Dir: filepath.Dir(path), Timeout: d.Timeout})
+	r := d.Run(ctx, proc.Request{Argv: argv, Dir: filepath.Dir(path), Timeout: d.Timeout, OnProgress: plan.Progress(env.Progress)})
 
-	status := "failed"
-	if r.Succeeded {
-		status = "completed"
+	status := tools.StatusFailed
+	switch {
+	case r.Cancelled:
+		status = tools.StatusCancelled
+	case r.Succeeded:
+		status = tools.StatusCompleted
 	}
 	out := Out{Status: plan.Merge(status, "", r), Query: query, Source: source, Argv: r.Argv, Receipt: plan.FromReceipt(r)}
 	if !r.StdoutWhole() {
