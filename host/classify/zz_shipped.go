@@ -25,7 +25,7 @@ var Shipped = Specs{
 	{Name: "package_search", ProjectArg: "",
 		Classes: tools.Classification{Base: tools.ApprovalRequired},
 		Starts:  tools.AlwaysCond, PlanFirst: false,
-		Statuses: []string{"completed", "failed", "unavailable", "incomplete", "invalid_input", "blocked"}},
+		Statuses: []string{"completed", "failed", "unavailable", "incomplete", "cancelled", "invalid_input", "blocked"}},
 	{Name: "package_install", ProjectArg: "",
 		Classes: tools.Classification{Base: tools.ReadOnly, Rules: []tools.Rule{{When: tools.WhenTrue("execute"), Class: tools.ApprovalRequired}}},
 		Starts:  tools.WhenTrue("execute"), PlanFirst: true,

@@ -51,7 +51,7 @@ type Request struct {
 	// directory held open, and the run gets it by handle (docs/safety.md).
 	Dir       string
 	DirHandle *os.File
-	Execute bool
+	Execute   bool
 	// Expected is the identity echoed from the reviewed plan.
 	Expected tools.Identity
 	// TimeoutSeconds is clamped to [1, 600]; zero means 120.
