@@ -46,7 +46,7 @@ func Read(dataDir string) ([]map[string]any, error) {
 
 // ReadSession is Read narrowed to records whose session_id equals sessionID exactly;
 // an empty sessionID returns all retained history. Only lines that can hold the session
-// id are decoded (sessionFilter); the result is the same as decoding every line and
+// id are decoded (sessionLines); the result is the same as decoding every line and
 // keeping the matches.
 func ReadSession(dataDir, sessionID string) ([]map[string]any, error) {
 	if sessionID == "" {
@@ -56,13 +56,9 @@ func ReadSession(dataDir, sessionID string) ([]map[string]any, error) {
 	if err != nil {
 		return nil, err
 	}
-	keep := sessionFilter(sessionID)
 	var out []map[string]any
 	for _, data := range segs {
-		eachLine(data, func(line []byte) {
-			if !keep(line) {
-				return
-			}
+		sessionLines(data, sessionID, func(line []byte) {
 			if m := decodeLine(line); m != nil {
 				if s, ok := m["session_id"].(string); ok && s == sessionID {
 					out = append(out, m)
