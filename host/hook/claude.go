@@ -79,7 +79,7 @@ func traceHandler(name string) func(*call, io.Reader) any {
 		if _, ours := classify.ShortName(tool); !ours {
 			return nil
 		}
-		in := audit.OutcomeInput{Event: name, Tool: tool, Input: ev.toolInput(), Result: audit.DecodeResult(ev["tool_response"])}
+		in := audit.FromToolInput(name, tool, ev.toolInput(), audit.DecodeResult(ev["tool_response"]))
 		r := audit.Record{
 			Event:            name,
 			ExecutionStarted: audit.ExecutionStarted(in),

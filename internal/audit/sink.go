@@ -33,28 +33,14 @@ func (s Sink) RecordCall(_ context.Context, rec runtime.CallRecord) {
 	}
 }
 
-// FromCall builds the audit record of a finished server call. The gate has applied
-// schema defaults, so an execution-capable tool always had an execute key: it is
-// reconstructed from rec.Execute; ecosystem_scan's include_host is read back from its
-// class (approval-required iff include_host). A JSON-RPC error has no result, so its
-// outcome follows rule 2 (unknown when a process may have started).
+// FromCall builds the audit record of a finished server call. A JSON-RPC error has no
+// result, so its outcome follows rule 2 (unknown when a process may have started).
 func FromCall(rec runtime.CallRecord) Record {
-	input := map[string]any{}
-	switch ShortName(rec.Tool) {
-	case "capability_run", "package_install", "sandbox_run":
-		input["execute"] = rec.Execute
-	case "ecosystem_scan":
-		input["include_host"] = rec.Class == tools.ApprovalRequired
-	}
-	event := EventToolCall
-	in := OutcomeInput{Event: event, Tool: rec.Tool, Input: input, Result: rec.Result}
-	if rec.ProtocolError {
-		in.Result = nil
-	}
+	in := callInput(rec)
 	ok := !rec.ProtocolError
 	ms := float64(rec.Duration.Microseconds()) / 1000
 	return Record{
-		LifecycleEvent:   event,
+		LifecycleEvent:   in.Event,
 		LifecycleSuccess: &ok,
 		ExecutionStarted: ExecutionStarted(in),
 		ExecutionOutcome: Outcome(in),
@@ -66,4 +52,27 @@ func FromCall(rec runtime.CallRecord) Record {
 		SafetyClass:      string(rec.Class),
 		Host:             rec.Host,
 	}
+}
+
+// callInput reconstructs the facts of a server call. The gate has applied schema
+// defaults, so an execution-capable tool always had an execute key, whose value is
+// rec.Execute; ecosystem_scan's include_host is read back from its class
+// (approval-required iff include_host).
+//
+// LEAD: the tool names here and in MayStartProcess are what the registry's
+// declarations (execute switch, may-start-process rule, status vocabulary) replace:
+// CallRecord can then carry those facts and this becomes a copy.
+func callInput(rec runtime.CallRecord) OutcomeInput {
+	input := map[string]any{}
+	switch ShortName(rec.Tool) {
+	case "capability_run", "package_install", "sandbox_run":
+		input["execute"] = rec.Execute
+	case "ecosystem_scan":
+		input["include_host"] = rec.Class == tools.ApprovalRequired
+	}
+	in := FromToolInput(EventToolCall, rec.Tool, input, rec.Result)
+	if rec.ProtocolError {
+		in.Result = nil
+	}
+	return in
 }
