@@ -113,7 +113,7 @@ func TestAppendRejectsAndWritesNothing(t *testing.T) {
 	}
 }
 
-// TestRotationContract is discovery.md §4.5's test contract: with the cap lowered to 30
+// TestRotationContract is the rotation contract of docs/audit.md: with the cap lowered to 30
 // bytes, a first record of more than 30 bytes stays in agent.log until the next append
 // rotates it to agent.log.1; a third append replaces the old agent.log.1.
 func TestRotationContract(t *testing.T) {

@@ -133,3 +133,56 @@ func BenchmarkReadSession(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkAppendWhileReading is BenchmarkAppend with a reader looping over the whole
+// retained log (two full segments at the start) in the background: what a hook's
+// append costs while logs_query or a Stop hook reads. Readers take no lock, so this
+// should match BenchmarkAppend; when readers held the lock for their whole read, each
+// append waited for the read in progress, and some gave up.
+func BenchmarkAppendWhileReading(b *testing.B) {
+	dir := b.TempDir()
+	fillFullSegments(b, dir)
+	r := realistic(0)
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			_, _ = Read(dir)
+		}
+	}()
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := Append(dir, r); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	close(stop)
+	<-done
+}
+
+// BenchmarkStopSummary is the Stop hook's work after start-up at the retention bound:
+// read one session's records (one in a hundred of about 13,600) and summarise them.
+func BenchmarkStopSummary(b *testing.B) {
+	const sid = "0f8e2d4c-6b1a-4e5f-9c3d-2a7b8e9f0a1b"
+	dir := b.TempDir()
+	fillSessions(b, dir, func(i int) string {
+		if i%100 == 0 {
+			return sid
+		}
+		return fmt.Sprintf("%08x-6b1a-4e5f-9c3d-2a7b8e9f0a1b", i)
+	})
+	b.SetBytes(2 * SegmentLimit)
+	b.ReportAllocs()
+	for b.Loop() {
+		evs, _ := ReadSession(dir, sid)
+		if s := Summarize(evs); s.TotalEvents == 0 {
+			b.Fatal("empty summary")
+		}
+	}
+}

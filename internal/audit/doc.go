@@ -20,10 +20,11 @@
 // fail a tool call or a hook (Sink swallows errors; callers of Append warn and go on),
 // never write to stdout, and never start a process.
 //
-// Decisions where the spec is silent (README "which text wins", rule 4):
+// The decisions behind the format, the locking, the outcome rules, the status
+// vocabulary and the Stop summary are written down in docs/audit.md; in brief:
 //   - The MCP server writes one record per tools/call with event "tools/call"
 //     (EventToolCall), lifecycle_success = the call was not a JSON-RPC error, and
-//     host = the server's host adapter. The reference only wrote from hooks.
+//     host = the server's host adapter.
 //   - execution_started, result_status and lifecycle_success/success are always
 //     present (null when not established); the other optional fields are omitted when
 //     unset rather than written as null.
@@ -31,14 +32,15 @@
 //     record" is a real bound; Read likewise reads at most SegmentLimit+MaxRecordBytes
 //     from the end of a segment that some other writer made larger.
 //   - A PostToolUseFailure without a decodable result is unknown when the tool may
-//     start a process and not_applicable otherwise (§4.3 and its "known divergence"
-//     note win over the older tools.md §10.11 line that says failed).
-//   - Reads take no lock (docs/audit.md, "Reading"): a reader opens both segments,
-//     checks that no rotation ran meanwhile (retrying if one did) and reads each held
-//     file up to the size it had, so it never holds a writer off and never sees a record
-//     twice or misses one that was retained at its moment. The log lock serialises
-//     appends only; a writer waits at most LockTimeout and otherwise returns an error its
-//     caller reports. Because readers hold segments open, rotation on Windows moves an
-//     open predecessor aside before replacing it (Windows refuses to replace an open
-//     file even with FILE_SHARE_DELETE; Wine behaves the same).
+//     start a process and not_applicable otherwise.
+//   - result_status is only ever a word of the call's status Vocabulary.
+//   - Reads take no lock: a reader opens both segments, checks that no rotation ran
+//     meanwhile (retrying if one did) and reads each held file up to the size it had,
+//     so it never holds a writer off and never sees a record twice or misses one that
+//     was retained at its moment. The log lock serialises appends only; a writer waits
+//     at most LockTimeout and otherwise returns an error its caller reports. Because
+//     readers hold segments open, rotation on Windows moves an open predecessor aside
+//     before replacing it (Windows refuses to replace an open file even with
+//     FILE_SHARE_DELETE; Wine behaves the same).
+//   - The Stop summary counts calls, not records (Summarize).
 package audit

@@ -19,7 +19,7 @@ func TestOutcome(t *testing.T) {
 		wantStatus  *string
 		wantStarted *bool
 	}{
-		// discovery.md §7 item 54
+		// plans and executions
 		{"plan", FromToolInput(EventPostToolUse, "capability_run", obj{"execute": false}, obj{"status": "planned", "execution_started": false}), NotExecuted, new("planned"), new(false)},
 		{"plan without a result status", FromToolInput(EventPostToolUse, "package_install", obj{"execute": false}, nil), NotExecuted, new("planned"), new(false)},
 		{"non-boolean execute is a plan", FromToolInput(EventPostToolUse, "package_install", obj{"execute": "true"}, nil), NotExecuted, new("planned"), new(false)},
@@ -28,28 +28,28 @@ func TestOutcome(t *testing.T) {
 		{"sandbox launched", FromToolInput(EventPostToolUse, "sandbox_run", obj{"execute": true}, obj{"status": "launched", "execution_started": true}), Unknown, new("launched"), new(true)},
 		{"stale plan", FromToolInput(EventPostToolUse, "package_install", obj{"execute": true}, obj{"status": "stale_plan", "execution_started": false}), NotExecuted, new("stale_plan"), new(false)},
 		{"execute without a result", FromToolInput(EventPostToolUse, "capability_run", obj{"execute": true}, nil), Unknown, nil, nil},
-		// item 55
+		// diagnostics that start a process
 		{"search completed", FromToolInput(EventPostToolUse, "package_search", obj{}, obj{"status": "completed", "succeeded": true, "execution_started": true}), Succeeded, new("completed"), new(true)},
 		{"search failed after start", FromToolInput(EventPostToolUse, "package_search", obj{}, obj{"status": "failed", "execution_started": true}), Failed, new("failed"), new(true)},
 		{"search failed before start", FromToolInput(EventPostToolUse, "package_search", obj{}, obj{"status": "failed", "execution_started": false}), NotExecuted, new("failed"), new(false)},
 		{"search failed, start unknown", FromToolInput(EventPostToolUse, "package_search", obj{}, obj{"status": "failed"}), Failed, new("failed"), nil},
-		// item 56 and the rule-4 exception
+		// timeouts: rule 4 and its exception
 		{"executing timeout", FromToolInput(EventPostToolUse, "capability_run", obj{"execute": true}, obj{"status": "failed", "execution_started": true, "timed_out": true}), Unknown, new("failed"), new(true)},
 		{"diagnostic timeout falls to failed", FromToolInput(EventPostToolUse, "tool_discover", obj{}, obj{"status": "failed", "execution_started": true, "timed_out": true}), Failed, new("failed"), new(true)},
-		// item 57
+		// lifecycle observation errors (rule 3)
 		{"lifecycle error, mutating", FromToolInput(EventPostToolUse, "package_install", obj{"execute": true}, obj{"status": "completed", "succeeded": true, "execution_started": true, "lifecycle_error": "wait failed"}), Unknown, new("completed"), new(true)},
 		{"lifecycle error, diagnostic", FromToolInput(EventPostToolUse, "tool_discover", obj{}, obj{"status": "failed", "execution_started": true, "lifecycle_error": "wait failed"}), Unknown, new("failed"), new(true)},
 		{"empty lifecycle error is not an error", FromToolInput(EventPostToolUse, "capability_run", obj{"execute": true}, obj{"status": "completed", "succeeded": true, "execution_started": true, "lifecycle_error": ""}), Succeeded, new("completed"), new(true)},
 		{"lifecycle error without a start", FromToolInput(EventPostToolUse, "capability_run", obj{"execute": true}, obj{"status": "failed", "execution_started": false, "lifecycle_error": "x"}), NotExecuted, new("failed"), new(false)},
-		// item 58, rule 9
+		// statuses that are not executions (rule 9)
 		{"issues_found", FromToolInput(EventPostToolUse, "mcp_audit", obj{}, obj{"status": "issues_found"}), NotApplicable, new("issues_found"), nil},
 		{"env_inspect ok", FromToolInput(EventPostToolUse, "env_inspect", obj{}, obj{"status": "ok", "execution_started": true}), NotApplicable, new("ok"), new(true)},
 		{"unrecognised status while executing", FromToolInput(EventPostToolUse, "capability_run", obj{"execute": true}, obj{"status": "incomplete", "execution_started": true}), Unknown, new("incomplete"), new(true)},
-		// item 59
+		// permission events
 		{"PreToolUse", FromToolInput(EventPreToolUse, "package_install", obj{"execute": true}, nil), NotApplicable, nil, nil},
 		{"PreToolUse for a plan", FromToolInput(EventPreToolUse, "package_install", obj{"execute": false}, nil), NotApplicable, nil, nil},
 		{"PermissionRequest", FromToolInput(EventPermissionRequest, "capability_run", obj{"execute": true}, obj{"status": "completed", "succeeded": true}), NotApplicable, nil, nil},
-		// item 60: started, yet not_applicable
+		// started, yet not_applicable
 		{"tool_discover started, no status", FromToolInput(EventPostToolUse, "tool_discover", obj{}, obj{"execution_started": true, "tools": []any{}}), NotApplicable, nil, new(true)},
 		// rule 2 variants (no decodable result)
 		{"failure event, may start", FromToolInput(EventPostToolUseFailure, claudeSearch, obj{}, nil), Unknown, nil, nil},
