@@ -27,7 +27,7 @@ type pipeline struct {
 func (p *pipeline) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	t := p.tool
 	rec := CallRecord{Tool: t.Name(), Host: p.opts.Host.Name(), DataDir: p.opts.DataDir,
-		Started: p.opts.Now().UTC(), Class: tools.ApprovalRequired, PlanFirst: t.PlanFirst()}
+		Started: p.opts.Now().UTC(), Class: tools.ApprovalRequired, PlanFirst: t.PlanFirst(), Statuses: t.Statuses()}
 	if req.Session != nil {
 		rec.SessionID = req.Session.ID()
 	}

@@ -79,7 +79,7 @@ func traceHandler(name string) func(*call, io.Reader) any {
 		if _, ours := classify.ShortName(tool); !ours {
 			return nil
 		}
-		in := audit.OutcomeInput{Event: name, Tool: tool, Input: ev.toolInput(), Result: audit.DecodeResult(ev["tool_response"])}
+		in := c.outcomeInput(name, tool, ev.toolInput(), audit.DecodeResult(ev["tool_response"]))
 		r := audit.Record{
 			Event:            name,
 			ExecutionStarted: audit.ExecutionStarted(in),
@@ -135,4 +135,28 @@ func (c *call) sessionSummary(sid string) (audit.Summary, bool) {
 		return audit.Summary{}, false
 	}
 	return audit.Summarize(events), true
+}
+
+// outcomeInput is the facts the outcome rules need, from the tool's own declarations in
+// the shipped table: whether it plans first, when a call may start a process, and the
+// statuses its results may carry. A tool missing from the table (an older or newer
+// server) is treated as one that may start a process, with the default vocabulary.
+func (c *call) outcomeInput(event, tool string, input, result map[string]any) audit.OutcomeInput {
+	in := audit.OutcomeInput{Event: event, Result: result}
+	sp, known := c.specs.Find(tool)
+	if !known {
+		in.MayStartProcess = true
+		execute, has := input["execute"]
+		in.HasExecute, in.Executing = has, execute == true
+		return in
+	}
+	if sp.PlanFirst {
+		// The server fills the execute default in; a hook event may lack the key.
+		in.HasExecute, in.Executing = true, input["execute"] == true
+	}
+	in.MayStartProcess = sp.Starts.Holds(tools.Args(input))
+	if v, err := audit.NewVocabulary(sp.Statuses...); err == nil {
+		in.Vocabulary = v
+	}
+	return in
 }

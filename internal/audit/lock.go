@@ -6,8 +6,9 @@ import (
 	"time"
 )
 
-// acquire takes the cross-process lock on path, exclusive for writers and shared for
-// readers, waiting at most timeout, and returns its release. The wait is a blocking OS
+// acquire takes the cross-process lock on path, exclusive for writers and shared for a
+// reader's rare fallback (see snapshot), waiting at most timeout, and returns its
+// release. The wait is a blocking OS
 // lock call in a goroutine, not a poll, so waiters queue in the kernel and a busy writer
 // cannot starve them; if the timeout wins, the goroutine releases the lock as soon as
 // it gets it.

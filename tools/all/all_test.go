@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/windows-dev-agent/wda/internal/testkit"
+	"github.com/windows-dev-agent/wda/internal/testkit/mcptest"
 	"github.com/windows-dev-agent/wda/tools"
 	"github.com/windows-dev-agent/wda/tools/all"
 )
@@ -147,7 +148,7 @@ func TestMinimalCallsConform(t *testing.T) {
 	empty := func(string) string { return "" }
 	reg := all.New(all.Config{})
 	srv := runtime.NewServer(reg, runtime.Options{DataDir: filepath.Join(dir, "data"), ProjectDir: dir, Getenv: empty})
-	cs := testkit.Connect(t, srv)
+	cs := mcptest.Connect(t, srv)
 	for _, name := range registryOrder {
 		args := minimal[name]
 		if args == nil {

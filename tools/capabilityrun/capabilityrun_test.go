@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/windows-dev-agent/wda/internal/testkit"
+	"github.com/windows-dev-agent/wda/internal/testkit/mcptest"
 	"github.com/windows-dev-agent/wda/tools"
 	"github.com/windows-dev-agent/wda/tools/capabilityrun"
 )
@@ -80,7 +80,7 @@ func deps(cat string) capabilityrun.Deps {
 
 func call(t *testing.T, w world, args tools.Args) map[string]any {
 	t.Helper()
-	m, _ := testkit.Call(t, w.tool, w.Env, args)
+	m, _ := mcptest.Call(t, w.tool, w.Env, args)
 	return m
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/windows-dev-agent/wda/internal/proc"
 	"github.com/windows-dev-agent/wda/internal/testkit"
+	"github.com/windows-dev-agent/wda/internal/testkit/mcptest"
 	"github.com/windows-dev-agent/wda/tools"
 )
 
@@ -166,7 +167,7 @@ func TestInvalidInput(t *testing.T) {
 	}
 	_ = out
 	// The project argument is bound by the pipeline before the scan.
-	m, _ = testkit.Call(t, New(forbidden(t)), envFor(root, "claude", nil), tools.Args{"cwd": filepath.Join(root, "nope")})
+	m, _ = mcptest.Call(t, New(forbidden(t)), envFor(root, "claude", nil), tools.Args{"cwd": filepath.Join(root, "nope")})
 	if m["status"] != "invalid_input" || m["error"] != "Not a directory: "+filepath.Join(root, "nope") || m["inventory"] != nil {
 		t.Errorf("got %+v", m)
 	}

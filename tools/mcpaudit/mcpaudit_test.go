@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/windows-dev-agent/wda/internal/testkit"
+	"github.com/windows-dev-agent/wda/internal/testkit/mcptest"
 	"github.com/windows-dev-agent/wda/tools"
 )
 
@@ -15,7 +16,7 @@ import (
 // result against the advertised output schema and returns it as generic JSON.
 func call(t *testing.T, env *tools.Env, args map[string]any) (map[string]any, string) {
 	t.Helper()
-	m, b := testkit.Call(t, New(), env, args)
+	m, b := mcptest.Call(t, New(), env, args)
 	return m, string(b)
 }
 

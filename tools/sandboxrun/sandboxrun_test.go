@@ -17,6 +17,7 @@ import (
 
 	"github.com/windows-dev-agent/wda/internal/proc"
 	"github.com/windows-dev-agent/wda/internal/testkit"
+	"github.com/windows-dev-agent/wda/internal/testkit/mcptest"
 	"github.com/windows-dev-agent/wda/tools"
 	"github.com/windows-dev-agent/wda/tools/internal/discovery"
 	"github.com/windows-dev-agent/wda/tools/sandboxrun/internal/payload"
@@ -163,7 +164,7 @@ func TestWorkspaceBoundByPipeline(t *testing.T) {
 		{"missing", "Not a directory"},
 		{filepath.Join(string(filepath.Separator), "no", "such", "dir"), "workspace_folder must stay inside the project"},
 	} {
-		m, _ := testkit.Call(t, tool, f.env, tools.Args{"command": "x", "isolation_requirement": reqLinux, "workspace_folder": c.folder})
+		m, _ := mcptest.Call(t, tool, f.env, tools.Args{"command": "x", "isolation_requirement": reqLinux, "workspace_folder": c.folder})
 		if m["status"] != "invalid_input" || !strings.Contains(m["error"].(string), c.errHas) {
 			t.Errorf("workspace_folder %q: %v, want invalid_input containing %q", c.folder, m, c.errHas)
 		}

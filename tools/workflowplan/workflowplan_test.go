@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/windows-dev-agent/wda/internal/testkit"
+	"github.com/windows-dev-agent/wda/internal/testkit/mcptest"
 	"github.com/windows-dev-agent/wda/tools"
 	"github.com/windows-dev-agent/wda/tools/workflowplan"
 	"github.com/windows-dev-agent/wda/tools/workflowplan/internal/routing"
@@ -37,7 +37,7 @@ type world struct {
 
 func call(t *testing.T, w world, args map[string]any) map[string]any {
 	t.Helper()
-	m, _ := testkit.Call(t, w.tool, w.Env, args)
+	m, _ := mcptest.Call(t, w.tool, w.Env, args)
 	return m
 }
 
