@@ -24,4 +24,3 @@ func Decode(t testing.TB, tool tools.Tool, out any) (map[string]any, []byte) {
 	}
 	return m, b
 }
-
