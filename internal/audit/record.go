@@ -94,7 +94,36 @@ func (r Record) normalize(now time.Time) Record {
 	if r.Success == nil {
 		r.Success = r.LifecycleSuccess
 	}
+	// Identifiers come from hook events, which anything can fill: only values shaped
+	// like identifiers are kept, so an event cannot smuggle text into the log through
+	// them (docs/audit.md, "What is never stored").
+	r.SessionID = identifier(r.SessionID)
+	r.AgentID = identifier(r.AgentID)
+	r.AgentType = identifier(r.AgentType)
+	r.ToolUseID = identifier(r.ToolUseID)
+	r.ToolName = identifier(r.ToolName)
 	return r
+}
+
+// MaxIdentifier bounds an identifier field (session, agent, tool use, tool name).
+const MaxIdentifier = 128
+
+// identifier is s when it is 1 to MaxIdentifier bytes of ASCII letters, digits and
+// . _ - : @ /, else "" (the field is then left out).
+func identifier(s string) string {
+	if s == "" || len(s) > MaxIdentifier {
+		return ""
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case c == '.' || c == '_' || c == '-' || c == ':' || c == '@' || c == '/':
+		default:
+			return ""
+		}
+	}
+	return s
 }
 
 // validate rejects records that would corrupt the enums readers count on.

@@ -136,3 +136,31 @@ func assertNoLeak(t *testing.T, dir string, needles ...string) {
 		}
 	}
 }
+
+// TestIdentifiersAreBounded: identifier fields copied from hook events keep only values
+// shaped like identifiers, so a planted secret with spaces, or 64 KiB of anything, is
+// left out.
+func TestIdentifiersAreBounded(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	planted := secret + " " + strings.Repeat("x", 70000)
+	err := Append(dir, Record{Event: EventPostToolUse, ExecutionOutcome: NotApplicable,
+		SessionID: planted, AgentID: "a b", AgentType: "t\n", ToolUseID: strings.Repeat("u", MaxIdentifier+1),
+		ToolName: "mcp__windows-dev-agent__env_inspect"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := Read(dir)
+	if err != nil || len(recs) != 1 {
+		t.Fatalf("%v %v", recs, err)
+	}
+	for _, k := range []string{"session_id", "agent_id", "agent_type", "tool_use_id"} {
+		if _, ok := recs[0][k]; ok {
+			t.Errorf("%s kept: %v", k, recs[0][k])
+		}
+	}
+	if recs[0]["tool_name"] != "mcp__windows-dev-agent__env_inspect" {
+		t.Errorf("tool_name = %v", recs[0]["tool_name"])
+	}
+	assertNoLeak(t, dir, secret)
+}
