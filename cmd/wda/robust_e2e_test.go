@@ -31,6 +31,16 @@ type rawServer struct {
 
 func startRaw(t *testing.T, env ...string) *rawServer {
 	t.Helper()
+	s := startBare(t, env...)
+	s.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
+	s.recv()
+	s.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return s
+}
+
+// startBare starts wda mcp without initializing the session.
+func startBare(t *testing.T, env ...string) *rawServer {
+	t.Helper()
 	cmd := exec.Command(wdaBin, "mcp")
 	cmd.Env = append(os.Environ(), "WINDOWS_DEV_AGENT_DATA_DIR="+t.TempDir(), "WINDOWS_DEV_AGENT_PROJECT_DIR="+repoRoot(t))
 	cmd.Env = append(cmd.Env, env...)
@@ -50,9 +60,6 @@ func startRaw(t *testing.T, env ...string) *rawServer {
 	sc.Buffer(make([]byte, 4<<20), 4<<20)
 	s := &rawServer{t: t, cmd: cmd, in: in, out: sc}
 	t.Cleanup(func() { in.Close(); cmd.Process.Kill(); cmd.Wait() })
-	s.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
-	s.recv()
-	s.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	return s
 }
 
@@ -66,14 +73,29 @@ func (s *rawServer) send(line string) {
 // recv reads one reply line and insists it is a JSON object.
 func (s *rawServer) recv() map[string]any {
 	s.t.Helper()
-	if !s.out.Scan() {
-		s.t.Fatalf("no reply: %v", s.out.Err())
-	}
 	var m map[string]any
-	if err := json.Unmarshal(s.out.Bytes(), &m); err != nil {
+	if err := json.Unmarshal(s.line(), &m); err != nil {
 		s.t.Fatalf("stdout carried a non-JSON line: %q", s.out.Text())
 	}
 	return m
+}
+
+// recvRaw is recv keeping each member's bytes as the server wrote them.
+func (s *rawServer) recvRaw() map[string]json.RawMessage {
+	s.t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(s.line(), &m); err != nil {
+		s.t.Fatalf("stdout carried a non-JSON line: %q", s.out.Text())
+	}
+	return m
+}
+
+func (s *rawServer) line() []byte {
+	s.t.Helper()
+	if !s.out.Scan() {
+		s.t.Fatalf("no reply: %v", s.out.Err())
+	}
+	return s.out.Bytes()
 }
 
 func errCode(m map[string]any) float64 {
@@ -97,9 +119,12 @@ func TestE2EProtocolRobustness(t *testing.T) {
 		nullID bool
 	}{
 		{"malformed JSON", `{"jsonrpc":`, -32700, true},
-		{"non-object", `"hello"`, -32700, true},
-		{"batch array", `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, -32700, true},
-		{"1 MiB line", `{"jsonrpc":"2.0","id":3,"method":"ping","params":{"pad":"` + strings.Repeat("p", 1<<20) + `"}}`, -32600, true},
+		// Valid JSON that is not a request object is an invalid request (JSON-RPC 2.0
+		// §5.1 answers `1` and `[]` with -32600).
+		{"non-object", `"hello"`, -32600, true},
+		{"batch array", `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, -32600, true},
+		// The id at the start of an oversized line is readable, so it is echoed.
+		{"1 MiB line", `{"jsonrpc":"2.0","id":3,"method":"ping","params":{"pad":"` + strings.Repeat("p", 1<<20) + `"}}`, -32600, false},
 		{"unknown method", `{"jsonrpc":"2.0","id":4,"method":"no/such"}`, -32601, false},
 		{"33 arguments", string(a33), -32602, false},
 		{"40,000-char string", string(long), -32602, false},
@@ -113,6 +138,9 @@ func TestE2EProtocolRobustness(t *testing.T) {
 			}
 			if _, has := m["id"]; c.nullID && (!has || m["id"] != nil) {
 				t.Fatalf("id = %v, want null", m["id"])
+			}
+			if !c.nullID && m["id"] == nil {
+				t.Fatalf("id = null in %v, want the request's", m)
 			}
 		})
 	}

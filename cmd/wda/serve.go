@@ -6,16 +6,17 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/windows-dev-agent/wda/runtime"
 	"io"
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/windows-dev-agent/wda"
 	"github.com/windows-dev-agent/wda/internal/stdio"
+	"github.com/windows-dev-agent/wda/runtime"
 	"github.com/windows-dev-agent/wda/tools"
 	_ "github.com/windows-dev-agent/wda/tools/all"
 )
@@ -64,15 +65,53 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 		return 2
 	}
 	startup(opts, stderr)
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-	defer stop()
 	srv := runtime.NewServer(tools.Default(), opts)
-	err = srv.Run(ctx, &stdio.Transport{In: stdin, Out: stdout})
-	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, context.Canceled) && !errors.Is(err, mcp.ErrConnectionClosed) {
-		fmt.Fprintf(stderr, "wda mcp: %v\n", err)
-		return 1
+	tr := &stdio.Transport{In: stdin, Out: stdout}
+	srv.AddReceivingMiddleware(tr.Middleware())
+	return serve(srv, tr, stderr, shutdownGrace)
+}
+
+// shutdownGrace bounds how long the calls in flight may take to end once shutdown
+// began; their contexts are cancelled at its start (docs/transport.md, "Shutdown").
+const shutdownGrace = 4 * time.Second
+
+// serve runs srv over tr until the session ends. SIGINT, SIGTERM and the end of stdin
+// all begin the same orderly shutdown: the calls in flight are cancelled and answered,
+// then the process exits 0. Calls that are still running grace later are answered as
+// cancelled by the transport and the process exits 1. A second signal gets the
+// signal's default action.
+func serve(srv *mcp.Server, tr *stdio.Transport, stderr io.Writer, grace time.Duration) int {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	ignoreBrokenPipe()
+	done := make(chan error, 1)
+	// Run's context is never cancelled: cancelling it closes the SDK session at once,
+	// and the replies to the calls in flight would be lost. The session ends through
+	// the transport instead, once every request read has been answered.
+	go func() { done <- srv.Run(context.Background(), tr) }()
+	stopping := tr.ShuttingDown()
+	var deadline <-chan time.Time
+	for {
+		select {
+		case err := <-done:
+			if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, mcp.ErrConnectionClosed) {
+				fmt.Fprintf(stderr, "wda mcp: %v\n", err)
+				return 1
+			}
+			return 0
+		case sig := <-sigs:
+			signal.Stop(sigs)
+			tr.Shutdown(fmt.Errorf("received %v", sig))
+		case <-stopping:
+			stopping = nil
+			deadline = time.After(grace)
+		case <-deadline:
+			tr.Abort()
+			fmt.Fprintf(stderr, "wda mcp: calls still running %v after shutdown began were answered as cancelled\n", grace)
+			return 1
+		}
 	}
-	return 0
 }
 
 // callTool runs one tool through the same server, gate and audit as `wda mcp`, over an
