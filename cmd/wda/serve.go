@@ -75,11 +75,15 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 // began; their contexts are cancelled at its start (docs/transport.md, "Shutdown").
 const shutdownGrace = 4 * time.Second
 
+// abortWrite bounds the writing of the replies Abort makes, so the process exits
+// within about five seconds of the start of shutdown however the client behaves.
+const abortWrite = time.Second
+
 // serve runs srv over tr until the session ends. SIGINT, SIGTERM and the end of stdin
 // all begin the same orderly shutdown: the calls in flight are cancelled and answered,
 // then the process exits 0. Calls that are still running grace later are answered as
-// cancelled by the transport and the process exits 1. A second signal gets the
-// signal's default action.
+// cancelled by the transport and the process exits 1 (so does a client that stopped
+// reading stdout). A second signal gets the signal's default action.
 func serve(srv *mcp.Server, tr *stdio.Transport, stderr io.Writer, grace time.Duration) int {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
@@ -107,8 +111,16 @@ func serve(srv *mcp.Server, tr *stdio.Transport, stderr io.Writer, grace time.Du
 			stopping = nil
 			deadline = time.After(grace)
 		case <-deadline:
-			tr.Abort()
-			fmt.Fprintf(stderr, "wda mcp: calls still running %v after shutdown began were answered as cancelled\n", grace)
+			fmt.Fprintf(stderr, "wda mcp: calls still running %v after shutdown began are answered as cancelled\n", grace)
+			aborted := make(chan struct{})
+			go func() { tr.Abort(); close(aborted) }()
+			select {
+			case <-aborted:
+			case <-time.After(abortWrite):
+				// A client that closed stdin and does not read stdout blocks every
+				// write; there is nobody left to answer.
+				fmt.Fprintln(stderr, "wda mcp: stdout is not being read; exiting without the remaining replies")
+			}
 			return 1
 		}
 	}

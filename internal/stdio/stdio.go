@@ -160,9 +160,9 @@ type session struct {
 	initialized bool
 	stopping    bool
 	endErr      error         // what Read reports once drained: io.EOF or the read error
-	drained     chan struct{} // closed once stopping and nothing is in flight
+	drained     chan struct{} // closed once stopping and nothing is in flight or being written
 	isDrained   bool
-	writing     sync.WaitGroup // replies taken out of byPrivate and not yet written
+	inWrite     int // replies taken out of byPrivate and not yet written
 
 	stopCtx context.Context
 	stop    context.CancelCauseFunc
@@ -236,8 +236,8 @@ func (s *session) Write(_ context.Context, msg jsonrpc.Message) error {
 	return s.writeLine(line)
 }
 
-// take removes the request a reply answers from the books; the caller writes the
-// reply and then calls settle.
+// take removes the request a reply answers from the requests in flight; the caller
+// writes the reply and then calls settle.
 func (s *session) take(resp *jsonrpc.Response) *entry {
 	p, ok := resp.ID.Raw().(int64)
 	if !ok {
@@ -250,24 +250,26 @@ func (s *session) take(resp *jsonrpc.Response) *entry {
 		return nil
 	}
 	delete(s.byPrivate, p)
+	// The id is free again now: a client may reuse it as soon as it reads the reply,
+	// which can be before settle runs.
 	delete(s.byKey, e.key)
 	if e.method == "initialize" && resp.Error == nil {
 		s.initialized = true
 	}
-	s.writing.Add(1)
+	s.inWrite++
 	return e
 }
 
 // settle marks a taken reply written and ends the session if it was the last one.
 func (s *session) settle() {
-	s.writing.Done()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.inWrite--
 	s.checkDrainedLocked()
 }
 
 func (s *session) checkDrainedLocked() {
-	if s.stopping && len(s.byPrivate) == 0 && !s.isDrained {
+	if s.stopping && len(s.byPrivate) == 0 && s.inWrite == 0 && !s.isDrained {
 		s.isDrained = true
 		close(s.drained)
 	}
@@ -400,14 +402,18 @@ func (s *session) abort() {
 		delete(s.byPrivate, p)
 		delete(s.byKey, e.key)
 	}
-	s.checkDrainedLocked()
+	s.inWrite += len(pending) // the session must not end before these are written
 	s.mu.Unlock()
 	for _, e := range pending {
 		_ = s.writeLine(errorLine(e.raw, CodeRequestCancelled,
 			"request cancelled: the server shut down before it finished"))
+		s.mu.Lock()
+		s.inWrite--
+		s.checkDrainedLocked()
+		s.mu.Unlock()
 	}
-	// Replies the SDK took before the abort are being written; let them finish.
-	s.writing.Wait()
+	// Replies the SDK took before the abort may still be being written.
+	<-s.drained
 }
 
 // readLoop turns lines into messages until the input ends, then begins shutdown.
@@ -552,12 +558,13 @@ func (s *session) forwardNotification(line []byte, method string, env envelope) 
 			return
 		}
 		s.mu.Lock()
-		p, found := s.byKey[idKey(rid)]
-		if found {
-			s.byPrivate[p].cancelled = true
+		p := s.byKey[idKey(rid)]
+		e := s.byPrivate[p] // nil: not in flight
+		if e != nil {
+			e.cancelled = true
 		}
 		s.mu.Unlock()
-		if !found {
+		if e == nil {
 			return
 		}
 		params["requestId"] = strconv.AppendInt(nil, p, 10)

@@ -40,7 +40,7 @@ type harness struct {
 	// holdInit, when set before the first request, keeps initialize running until it
 	// is closed: requests read meanwhile wait in the SDK's queue.
 	holdInit chan struct{}
-	causes  chan error // context.Cause seen by block when cancelled
+	causes   chan error // context.Cause seen by block when cancelled
 }
 
 func newHarness(t *testing.T, limit int, out io.Writer) *harness {
@@ -233,6 +233,17 @@ func TestIDsEchoedExactly(t *testing.T) {
 		if got := summarize(h.recv()); got != (summary{id, 0}) {
 			t.Errorf("ping with id %s answered as %+v", id, got)
 		}
+	}
+}
+
+// A request the SDK's decoder refuses (it nests deeper than 1000 levels) is still
+// answered with its id.
+func TestDeepNestingRefusedWithID(t *testing.T) {
+	h := newHarness(t, 0, nil)
+	h.initialize()
+	h.send(`{"jsonrpc":"2.0","id":"deep","method":"ping","params":` + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}`)
+	if got := summarize(h.recv()); got != (summary{`"deep"`, -32600}) {
+		t.Fatalf("deep request: %+v", got)
 	}
 }
 
