@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math/big"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 func TestIDKey(t *testing.T) {
@@ -157,5 +159,42 @@ func TestScanKeepsTheIDBeforeAnError(t *testing.T) {
 	m := scan(line).members["id"]
 	if !bytes.Equal(line[m.start:m.end], []byte(`12.5e1`)) {
 		t.Fatalf("offsets [%d,%d) = %q", m.start, m.end, line[m.start:m.end])
+	}
+}
+
+// BenchmarkEnvelope is the per-line cost of reading the envelope (scan plus the
+// splice and the SDK's decode a request gets), next to the SDK's decode alone and to
+// the json.Unmarshal into any that the previous transport did on every line.
+func BenchmarkEnvelope(b *testing.B) {
+	for _, size := range []int{100, 200 << 10} {
+		line := []byte(`{"jsonrpc":"2.0","id":12345,"method":"tools/call","params":{"name":"workflow_plan","arguments":{"task":"` +
+			strings.Repeat("x", size) + `"}}}`)
+		b.Run(fmt.Sprintf("scan+decode/%d", size), func(b *testing.B) {
+			b.SetBytes(int64(len(line)))
+			for b.Loop() {
+				env := scan(line)
+				m := env.members["id"]
+				if _, err := jsonrpc.DecodeMessage(splice(line, m.start, m.end, []byte("1"))); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("sdk-decode/%d", size), func(b *testing.B) {
+			b.SetBytes(int64(len(line)))
+			for b.Loop() {
+				if _, err := jsonrpc.DecodeMessage(line); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("unmarshal-any/%d", size), func(b *testing.B) {
+			b.SetBytes(int64(len(line)))
+			for b.Loop() {
+				var v any
+				if err := json.Unmarshal(line, &v); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
