@@ -118,8 +118,8 @@ func TestE2EProtocolRobustness(t *testing.T) {
 		nullID bool
 	}{
 		{"malformed JSON", `{"jsonrpc":`, -32700, true},
-		// Valid JSON that is not a request object is an invalid request (JSON-RPC 2.0
-		// §5.1 answers `1` and `[]` with -32600).
+		// Valid JSON that is not a request object is an invalid request, as in the
+		// JSON-RPC 2.0 specification's examples for `1` and `[]` (docs/transport.md §2).
 		{"non-object", `"hello"`, -32600, true},
 		{"batch array", `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, -32600, true},
 		// The id at the start of an oversized line is readable, so it is echoed.
