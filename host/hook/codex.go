@@ -9,6 +9,8 @@ import (
 	"github.com/windows-dev-agent/wda/host/classify"
 	"github.com/windows-dev-agent/wda/host/scope"
 	"github.com/windows-dev-agent/wda/internal/audit"
+	"github.com/windows-dev-agent/wda/internal/hookscope"
+	"github.com/windows-dev-agent/wda/internal/platform/contain"
 	"github.com/windows-dev-agent/wda/tools"
 )
 
@@ -39,10 +41,26 @@ func codexPreToolUse(c *call, stdin io.Reader) any {
 		if err := projectScopeError(ev["cwd"], sp.ProjectArg, input); err != nil {
 			decision = audit.DecisionDeny
 			out = preToolUse(decision, fmt.Sprintf(codexScopeReason, err), codexScopeContext)
+		} else {
+			c.handOverScope(ev)
 		}
 	}
 	c.permissionRecord(ev, eventPreToolUse, class, decision)
 	return out
+}
+
+// handOverScope records, for the server that will serve this call, the session
+// directory the call was checked against (internal/hookscope): the server contains the
+// call in it again on the directory it opens, so a swap after this check is refused.
+// A failure only costs that second check, and says so.
+func (c *call) handOverScope(ev event) {
+	root, err := contain.NewRoot(strings.TrimSpace(ev.str("cwd")))
+	if err != nil {
+		return // projectScopeError resolved it a moment ago; nothing to hand over now
+	}
+	if err := hookscope.Put(c.dataDir, ev.str("tool_use_id"), hookscope.Record{Session: ev.str("session_id"), Cwd: root.Path}); err != nil {
+		c.warnf("project scope not handed to the server: %v", err)
+	}
 }
 
 func codexPanicDeny(*call) any { return preToolUse(audit.DecisionDeny, panicDenyReason, "") }
