@@ -23,8 +23,17 @@ type In struct {
 	TimeoutSeconds int `json:"timeout_seconds,omitempty" jsonschema:"minimum=1,maximum=600,default=120,description=Timeout in seconds."`
 }
 
-// Out is the result of capability_run: the engine's merged plan + receipt + status.
-type Out = capability.Result
+// Out is the result of capability_run: the engine's merged plan + receipt + status,
+// and, on a plan that can be executed, the arguments of the executing call.
+type Out struct {
+	capability.Result
+	// ExecuteArguments is this call's own arguments with execute:true and the reviewed
+	// identity as the three expected_executable* fields: a caller passes it back
+	// unchanged to run exactly what it reviewed (docs/cli.md, "execute_arguments").
+	// Present only on status planned, and never for a forbidden capability, whose
+	// execution is blocked whatever it echoes.
+	ExecuteArguments *In `json:"execute_arguments,omitempty" jsonschema:"description=On a plan only: the exact arguments of the executing call (these arguments with execute:true and the reviewed identity echoed); pass them back unchanged to run what was reviewed."`
+}
 
 // Deps are the authorities capability_run consults; tests pass fakes.
 type Deps struct {
@@ -91,8 +100,8 @@ func (d Deps) catalogClass(id string) (tools.Class, bool) {
 func (d Deps) handle(ctx context.Context, env *tools.Env, in In) (Out, error) {
 	cat, err := d.Catalog()
 	if err != nil {
-		return Out{Status: tools.Refusal(tools.StatusConfigurationError, fmt.Sprintf("capability catalog could not be loaded: %v", err)),
-			Capability: in.Capability}, nil
+		return Out{Result: capability.Result{Status: tools.Refusal(tools.StatusConfigurationError, fmt.Sprintf("capability catalog could not be loaded: %v", err)),
+			Capability: in.Capability}}, nil
 	}
 	dir := env.ProjectDir
 	if env.Project != nil {
@@ -107,11 +116,26 @@ func (d Deps) handle(ctx context.Context, env *tools.Env, in In) (Out, error) {
 		// the binding, the child starts in the directory that was checked.
 		h, err := env.Project.Dir()
 		if err != nil {
-			return Out{Status: tools.Refusal(tools.StatusInvalidInput, "the project directory could not be opened: "+err.Error()),
-				Capability: in.Capability}, nil
+			return Out{Result: capability.Result{Status: tools.Refusal(tools.StatusInvalidInput, "the project directory could not be opened: "+err.Error()),
+				Capability: in.Capability}}, nil
 		}
 		defer h.Close()
 		req.DirHandle = h
 	}
-	return e.Run(ctx, req), nil
+	return withExecuteArguments(e.Run(ctx, req), in), nil
+}
+
+// withExecuteArguments adds the executing call's arguments to a plan that can run.
+func withExecuteArguments(res capability.Result, in In) Out {
+	out := Out{Result: res}
+	if res.Status.Status != tools.StatusPlanned || res.Plan == nil || res.SafetyClass == tools.Forbidden {
+		return out
+	}
+	exec := in
+	exec.Execute = true
+	exec.Identity = tools.Identity{ExpectedExecutable: res.Executable,
+		ExpectedExecutableIdentityKind: string(res.ExecutableIdentityKind),
+		ExpectedExecutableIdentitySHA:  res.ExecutableIdentitySHA256}
+	out.ExecuteArguments = &exec
+	return out
 }

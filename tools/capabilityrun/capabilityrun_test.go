@@ -96,6 +96,10 @@ func TestPlanShippedCapability(t *testing.T) {
 	if argv := m["argv"].([]any); len(argv) != 1 || argv[0] != real {
 		t.Errorf("argv %v", argv)
 	}
+	if ea, _ := m["execute_arguments"].(map[string]any); ea["execute"] != true || ea["expected_executable"] != real ||
+		ea["capability"] != "test-python" || ea["timeout_seconds"] != float64(120) {
+		t.Errorf("execute_arguments %v", m["execute_arguments"])
+	}
 	for _, k := range []string{"succeeded", "returncode", "stdout"} {
 		if _, ok := m[k]; ok {
 			t.Errorf("a plan carries receipt field %s", k)
@@ -148,8 +152,12 @@ func TestReplacementCatalogClass(t *testing.T) {
 	if c := e.tool.Classify(tools.Args{"capability": "look", "execute": true}); c != tools.ApprovalRequired {
 		t.Fatalf("look classified %s", c)
 	}
-	if m := call(t, e, tools.Args{"capability": "look"}); m["safety_class"] != "approval-required" {
+	if m := call(t, e, tools.Args{"capability": "look"}); m["safety_class"] != "approval-required" || m["execute_arguments"] == nil {
 		t.Fatalf("plan of look: %v", m)
+	}
+	// A forbidden capability still plans (for review) but offers no executing call.
+	if m := call(t, e, tools.Args{"capability": "nuke"}); m["status"] != "planned" || m["execute_arguments"] != nil {
+		t.Fatalf("plan of nuke: %v", m)
 	}
 }
 

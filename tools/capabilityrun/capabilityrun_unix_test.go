@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/windows-dev-agent/wda/tools"
 )
 
@@ -28,6 +30,18 @@ func TestPlanThenExecute(t *testing.T) {
 		"expected_executable":                 plan["executable"],
 		"expected_executable_identity_kind":   plan["executable_identity_kind"],
 		"expected_executable_identity_sha256": plan["executable_identity_sha256"]}
+	// execute_arguments is that echo, ready made: passed back unchanged it runs the plan.
+	ea, _ := plan["execute_arguments"].(map[string]any)
+	want := map[string]any{"capability": "test-go", "cwd": sub, "execute": true, "timeout_seconds": float64(120),
+		"expected_executable":                 plan["executable"],
+		"expected_executable_identity_kind":   plan["executable_identity_kind"],
+		"expected_executable_identity_sha256": plan["executable_identity_sha256"]}
+	if diff := cmp.Diff(want, ea); diff != "" {
+		t.Fatalf("execute_arguments (-want +got):\n%s", diff)
+	}
+	if run := call(t, e, tools.Args(ea)); run["status"] != "completed" || run["stdout"] != "args: test ./...\n"+sub+"\n" {
+		t.Fatalf("run with execute_arguments %v", run)
+	}
 	run := call(t, e, echo)
 	if run["status"] != "completed" || run["execution_started"] != true || run["succeeded"] != true ||
 		run["returncode"] != float64(0) || run["stdout"] != "args: test ./...\n"+sub+"\n" {
@@ -36,9 +50,11 @@ func TestPlanThenExecute(t *testing.T) {
 	if err := os.WriteFile(path, []byte("#!/bin/sh\ntouch "+filepath.Join(sub, "ran")+"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	stale := call(t, e, echo)
-	if stale["status"] != "stale_plan" || stale["execution_started"] != false {
-		t.Fatalf("stale %v", stale)
+	for _, args := range []tools.Args{echo, tools.Args(ea)} {
+		stale := call(t, e, args)
+		if stale["status"] != "stale_plan" || stale["execution_started"] != false {
+			t.Fatalf("stale %v", stale)
+		}
 	}
 	if _, err := os.Stat(filepath.Join(sub, "ran")); !os.IsNotExist(err) {
 		t.Fatal("a changed executable ran")

@@ -110,7 +110,15 @@ func (d Deps) handle(ctx context.Context, env *tools.Env, in In) Out {
 
 	// Step 2: planning never invalidates the cache or runs anything.
 	if !in.Execute {
-		return Out{Status: tools.Status{Status: "planned"}, Plan: p}
+		out := Out{Status: tools.Status{Status: "planned"}, Plan: p}
+		if resolved {
+			exec := in
+			exec.Source, exec.Execute = source, true
+			exec.Identity = tools.Identity{ExpectedExecutable: path, ExpectedExecutableIdentityKind: string(current.Kind),
+				ExpectedExecutableIdentitySHA: current.SHA256}
+			out.ExecuteArguments = &exec
+		}
+		return out
 	}
 	// Step 3.
 	if !resolved {

@@ -98,7 +98,9 @@ func TestPlan(t *testing.T) {
 			}
 			want := Out{Status: tools.Status{Status: "planned"}, Plan: &Plan{PackageID: "Git.Git", Source: src, SafetyClass: "approval-required",
 				Executable: &exe, ExecutableIdentityKind: &kind, ExecutableIdentitySHA256: &sha, Argv: argv,
-				Command: strings.Join(argv, " "), RequiresHostApproval: true, ExecutableResolved: true, Verify: Verify}}
+				Command: strings.Join(argv, " "), RequiresHostApproval: true, ExecutableResolved: true, Verify: Verify},
+				ExecuteArguments: &In{PackageID: "Git.Git", Source: src, Execute: true, Identity: tools.Identity{
+					ExpectedExecutable: exe, ExpectedExecutableIdentityKind: kind, ExpectedExecutableIdentitySHA: sha}}}
 			if d := cmp.Diff(want, out); d != "" {
 				t.Errorf("plan (-want +got):\n%s", d)
 			}
@@ -113,7 +115,7 @@ func TestPlanNotInstalled(t *testing.T) {
 	w := newWorld(t)
 	out := w.call(DefaultDeps(), In{PackageID: "Git.Git"})
 	if out.Status.Status != "planned" || out.Executable != nil || out.ExecutableResolved || out.ExecutableIdentitySHA256 != nil ||
-		out.Argv[0] != "winget" || out.ExecutionStarted {
+		out.Argv[0] != "winget" || out.ExecutionStarted || out.ExecuteArguments != nil {
 		t.Errorf("plan = %+v %+v", out.Status, out.Plan)
 	}
 	out = w.call(DefaultDeps(), In{PackageID: "Git.Git", Execute: true, Identity: tools.Identity{ExpectedExecutable: "/x"}})
@@ -171,7 +173,8 @@ func TestExecuteCompleted(t *testing.T) {
 			var req proc.Request
 			d := DefaultDeps()
 			d.Run = func(ctx context.Context, r proc.Request) proc.Receipt { req = r; return proc.Run(ctx, r) }
-			out := w.call(d, In{PackageID: "Contoso.App", Source: tt.source, Execute: true, Identity: echo(p.Plan)})
+			// The plan's execute_arguments, passed back unchanged, are the executing call.
+			out := w.call(d, *p.ExecuteArguments)
 			if out.Status.Status != "completed" || !out.ExecutionStarted || !out.Succeeded || out.EnvironmentCacheInvalidated == nil || !*out.EnvironmentCacheInvalidated {
 				t.Fatalf("out = %+v receipt %+v", out.Status, out.Receipt)
 			}
@@ -248,9 +251,11 @@ func TestIdentityChangedBetweenPlanAndExecute(t *testing.T) {
 	if err := pmtest.Touch(exe); err != nil {
 		t.Fatal(err)
 	}
-	out := w.call(DefaultDeps(), In{PackageID: "Contoso.App", Execute: true, Identity: echo(p.Plan)})
-	if out.Status.Status != "stale_plan" || out.ExecutionStarted || out.EnvironmentCacheInvalidated != nil || !strings.Contains(out.Error, "no longer matches") {
-		t.Errorf("out = %+v", out)
+	for _, in := range []In{{PackageID: "Contoso.App", Execute: true, Identity: echo(p.Plan)}, *p.ExecuteArguments} {
+		out := w.call(DefaultDeps(), in)
+		if out.Status.Status != "stale_plan" || out.ExecutionStarted || out.EnvironmentCacheInvalidated != nil || !strings.Contains(out.Error, "no longer matches") {
+			t.Errorf("out = %+v", out)
+		}
 	}
 	if _, ran := w.Ran(); ran || !w.cacheIntact() {
 		t.Error("the fake ran or the cache was invalidated")

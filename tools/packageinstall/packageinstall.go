@@ -42,6 +42,10 @@ type Out struct {
 	*Plan
 	*plan.Receipt
 	EnvironmentCacheInvalidated *bool `json:"environment_cache_invalidated,omitempty" jsonschema:"description=Present once execution got past the plan checks: true when the cache was invalidated (before the installer started)\\, false when invalidation failed and the installer was not started."`
+	// ExecuteArguments is the plan's own arguments with execute:true and the reviewed
+	// identity echoed, for a caller to pass back unchanged (docs/cli.md,
+	// "execute_arguments"). Only on a plan whose package manager is installed.
+	ExecuteArguments *In `json:"execute_arguments,omitempty" jsonschema:"description=On a plan whose package manager is installed: the exact arguments of the executing call (these arguments with execute:true and the reviewed identity echoed); pass them back unchanged to install what was reviewed."`
 }
 
 // Plan is the reviewed plan. An execute:true call must echo Executable,

@@ -101,6 +101,11 @@ func (d Deps) handle(ctx context.Context, env *tools.Env, in In) Out {
 	out := Out{Status: tools.Status{Status: "planned"}, Environment: r.backend, IsolationRequirement: in.IsolationRequirement, Plan: p}
 	// 9. Planning stops here: nothing was created or started.
 	if !in.Execute {
+		exec := in
+		exec.Execute = true
+		exec.Identity = tools.Identity{ExpectedExecutable: r.exe, ExpectedExecutableIdentityKind: string(id.Kind),
+			ExpectedExecutableIdentitySHA: id.SHA256}
+		out.ExecuteArguments = &exec
 		return out
 	}
 	// 10. The identity echo.

@@ -33,6 +33,10 @@ type Out struct {
 	CleanupManaged   bool   `json:"cleanup_managed,omitempty" jsonschema:"description=true when the runtime removes the bundle after the Sandbox process exits."`
 	CleanupPerformed bool   `json:"cleanup_performed,omitempty" jsonschema:"description=true when a failed launch already removed its bundle."`
 	*plan.Receipt
+	// ExecuteArguments is the plan's own arguments with execute:true and the reviewed
+	// identity echoed, for a caller to pass back unchanged (docs/cli.md,
+	// "execute_arguments"). Only on status planned.
+	ExecuteArguments *In `json:"execute_arguments,omitempty" jsonschema:"description=On a plan only: the exact arguments of the executing call (these arguments with execute:true and the reviewed identity echoed); pass them back unchanged to run what was reviewed."`
 }
 
 // Plan is the reviewed plan (docs/tools/sandbox_run.md), merged into execute results too.

@@ -322,7 +322,7 @@ func TestPlanJSON(t *testing.T) {
 		keys = append(keys, k)
 	}
 	want := []string{"argv", "command", "config_materialized_on_execute", "environment", "executable", "executable_identity_kind",
-		"executable_identity_sha256", "execution_started", "isolation_requirement", "launch_kind", "payload_paths", "project_dir",
+		"executable_identity_sha256", "execute_arguments", "execution_started", "isolation_requirement", "launch_kind", "payload_paths", "project_dir",
 		"requires_host_approval", "safety_class", "status"}
 	slices.Sort(keys)
 	if diff := cmp.Diff(want, keys); diff != "" {
@@ -397,7 +397,12 @@ func TestExecuteCaptured(t *testing.T) {
 			f := newFixture(t)
 			tc.receipt(&f.receipt)
 			plan := f.call(In{Command: "ls -la", IsolationRequirement: reqLinux})
-			out := f.call(In{Command: "ls -la", IsolationRequirement: reqLinux, Execute: true, Identity: echo(plan)})
+			want := In{Command: "ls -la", IsolationRequirement: reqLinux, Execute: true, Identity: echo(plan)}
+			if diff := cmp.Diff(&want, plan.ExecuteArguments); diff != "" {
+				t.Fatalf("execute_arguments (-want +got):\n%s", diff)
+			}
+			// The plan's execute_arguments, passed back unchanged, are the executing call.
+			out := f.call(In(*plan.ExecuteArguments))
 			if out.Status.Status != tc.status || out.ExecutionStarted != tc.started {
 				t.Fatalf("got %s started=%v (%q)", out.Status.Status, out.ExecutionStarted, out.Error)
 			}
