@@ -35,6 +35,25 @@ func IsFailure(ev map[string]any) bool {
 	return ev["success"] == false
 }
 
+// refusalStatuses are the result statuses of a call that was refused rather than run:
+// the input, the catalog or the reviewed identity did not allow it.
+var refusalStatuses = map[string]bool{
+	"invalid_input": true, "blocked": true, "stale_plan": true,
+	"unknown_capability": true, "configuration_error": true,
+}
+
+// IsRefusal reports a record of a refused call: a hook that denied it, or a result
+// whose status says it was refused (docs/audit.md, "Failures and refusals"). Together
+// with IsFailure it is logs_query's failures filter; the summary counts failures and
+// denials separately and does not use it.
+func IsRefusal(ev map[string]any) bool {
+	if ev["permission_denied"] == true || ev["permission_decision"] == DecisionDeny {
+		return true
+	}
+	s, _ := ev["result_status"].(string)
+	return refusalStatuses[s]
+}
+
 // Summarize counts calls, not records: with the hooks installed one call leaves up to
 // three records (the gate's PreToolUse, the server's tools/call, the trace hook's
 // PostToolUse), and each call is counted once (groupCalls). A call's event type, tool

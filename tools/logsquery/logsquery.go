@@ -41,7 +41,7 @@ const (
 // In is the input of logs_query.
 type In struct {
 	LastN  int    `json:"last_n,omitempty" jsonschema:"minimum=1,maximum=200,default=20,description=How many of the newest matching events to return."`
-	Filter string `json:"filter,omitempty" jsonschema:"enum=all,enum=failures,enum=installs,enum=sandbox,enum=approvals,default=all,description=Which events to return."`
+	Filter string `json:"filter,omitempty" jsonschema:"enum=all,enum=failures,enum=installs,enum=sandbox,enum=approvals,default=all,description=Which events to return: failures are failed and refused calls (a hook denial or a status of invalid_input\\, blocked\\, stale_plan\\, unknown_capability or configuration_error)."`
 }
 
 // Out is the result of logs_query.
@@ -114,7 +114,7 @@ func Query(dataDir string, lastN int, filter string) (Out, error) {
 
 var filters = map[string]func(map[string]any) bool{
 	FilterAll:      func(map[string]any) bool { return true },
-	FilterFailures: audit.IsFailure,
+	FilterFailures: func(ev map[string]any) bool { return audit.IsFailure(ev) || audit.IsRefusal(ev) },
 	FilterInstalls: func(ev map[string]any) bool { return toolContains(ev, "package_install") },
 	FilterSandbox:  func(ev map[string]any) bool { return toolContains(ev, "sandbox_run") },
 	FilterApprovals: func(ev map[string]any) bool {

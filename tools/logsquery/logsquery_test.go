@@ -52,6 +52,12 @@ func history(t *testing.T) string {
 		m{"tool_use_id": "c4", "tool_name": "capability_run", "execution_outcome": "not_applicable", "permission_decision": "host-default"},
 		m{"tool_use_id": "c5", "tool_name": "capability_run", "execution_outcome": "not_applicable", "permission_decision": nil},
 		m{"tool_use_id": "c6", "tool_name": "capability_run", "execution_outcome": "not_applicable", "permission_decision": "deny"},
+		m{"tool_use_id": "c7", "tool_name": "capability_run", "execution_outcome": "not_executed", "result_status": "invalid_input"},
+		m{"tool_use_id": "c8", "tool_name": "capability_run", "execution_outcome": "not_executed", "result_status": "blocked"},
+		m{"tool_use_id": "c9", "tool_name": "capability_run", "execution_outcome": "not_executed", "result_status": "planned"},
+		m{"tool_use_id": "c10", "tool_name": "Bash", "execution_outcome": "not_applicable", "permission_denied": true},
+		m{"tool_use_id": "c11", "tool_name": "capability_run", "execution_outcome": "not_executed", "result_status": "stale_plan"},
+		m{"tool_use_id": "c12", "tool_name": "capability_run", "execution_outcome": "not_executed", "result_status": "unavailable"},
 	)
 	return dir
 }
@@ -72,14 +78,16 @@ func TestQueryFilters(t *testing.T) {
 		want    []string
 		matched int
 	}{
-		{"all", 0, []string{"p1", "p2", "p3", "p4", "c1", "c2", "c3", "c4", "c5", "c6"}, 10},
-		{"", 3, []string{"c4", "c5", "c6"}, 10},
-		{"failures", 20, []string{"p1", "c1", "c2"}, 3},
-		{"failures", 1, []string{"c2"}, 3},
+		{"all", 0, []string{"p1", "p2", "p3", "p4", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9", "c10", "c11", "c12"}, 16},
+		{"", 3, []string{"c10", "c11", "c12"}, 16},
+		// Failures are failed calls and refused ones (a denial, invalid_input, blocked,
+		// stale_plan); a plan and an unavailable tool are neither.
+		{"failures", 20, []string{"p1", "c1", "c2", "c6", "c7", "c8", "c10", "c11"}, 8},
+		{"failures", 1, []string{"c11"}, 8},
 		{"installs", 20, []string{"p2", "c3"}, 2},
 		{"sandbox", 20, []string{"p4", "c2"}, 2},
 		{"approvals", 20, []string{"p3", "c3", "c6"}, 3},
-		{"all", 200, []string{"p1", "p2", "p3", "p4", "c1", "c2", "c3", "c4", "c5", "c6"}, 10},
+		{"all", 200, []string{"p1", "p2", "p3", "p4", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9", "c10", "c11", "c12"}, 16},
 	}
 	for _, tt := range tests {
 		t.Run(tt.filter+"/"+itoa(tt.lastN), func(t *testing.T) {
