@@ -2,13 +2,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 	"time"
 
@@ -96,38 +96,42 @@ func serve(srv *mcp.Server, tr *stdio.Transport, stderr io.Writer, grace time.Du
 	}
 }
 
-// callTool runs one tool through the same server, pipeline and audit as `wda mcp`,
-// over an in-memory connection.
-func callTool(ctx context.Context, s *session, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+// connectClient connects an MCP client to a new server with the same registry,
+// pipeline and audit as `wda mcp`, over an in-memory connection; the human commands
+// make their calls through it. close ends both sessions.
+//
+// close waits (at most shutdownGrace) for calls still running on the server: a call the
+// user interrupted has its context cancelled, and its handler stops the process tree
+// before the CLI exits.
+func connectClient(ctx context.Context, s *session, opts *mcp.ClientOptions) (*mcp.ClientSession, func(), error) {
 	srv := runtime.NewServer(s.reg, s.opts)
+	var inflight sync.WaitGroup
+	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			inflight.Add(1)
+			defer inflight.Done()
+			return next(ctx, method, req)
+		}
+	})
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := srv.Connect(ctx, st, nil)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "wda-cli", Version: wda.Version}, nil).Connect(ctx, ct, nil)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "wda-cli", Version: wda.Version}, opts).Connect(ctx, ct, nil)
 	if err != nil {
-		return nil, err
+		ss.Close()
+		return nil, nil, err
 	}
-	defer cs.Close()
-	var a any = map[string]any{}
-	if len(args) > 0 {
-		a = args
-	}
-	return cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: a})
-}
-
-// structured returns the result's structured content as a map.
-func structured(res *mcp.CallToolResult) map[string]any {
-	if m, ok := res.StructuredContent.(map[string]any); ok {
-		return m
-	}
-	var m map[string]any
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok && json.Unmarshal([]byte(tc.Text), &m) == nil {
-			return m
+	closeFn := func() {
+		cs.Close()
+		drained := make(chan struct{})
+		go func() { inflight.Wait(); close(drained) }()
+		select {
+		case <-drained:
+		case <-time.After(shutdownGrace):
 		}
+		ss.Close()
 	}
-	return nil
+	return cs, closeFn, nil
 }

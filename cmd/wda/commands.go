@@ -1,0 +1,367 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/windows-dev-agent/wda/schema"
+	"github.com/windows-dev-agent/wda/tools"
+	"github.com/windows-dev-agent/wda/tools/all"
+)
+
+// toolCommand is a human command that calls one tool. Its flags are generated from
+// the tool's input schema (docs/cli.md, "Flags"); the spec only names the friendly
+// parts: which property the positional argument fills, which one takes the arguments
+// after --, and shorter flag names where the property's name is long.
+type toolCommand struct {
+	name    string
+	tool    string
+	summary string
+	// positional is the property the positional argument sets ("" for none); meta is
+	// its placeholder in help. join: several words are joined with spaces (a task, a
+	// query), so they need no quotes.
+	positional, meta string
+	join             bool
+	optionalPos      bool
+	// rest is the array property set by the arguments after "--".
+	rest, restMeta string
+	// rename maps a property to its flag name (default: the property with - for _);
+	// metas names a flag's value placeholder.
+	rename map[string]string
+	metas  map[string]string
+	// planFirst commands show the plan and run it only after a yes (docs/cli.md,
+	// "Plan, confirm, run").
+	planFirst bool
+	// render is the human view of a result; nil prints the result as an outline.
+	render func(v *view, out map[string]any)
+	// enrich, when set, makes more calls for the human view (env adds versions); what
+	// it returns is the view's extra.
+	enrich func(k *client) map[string]any
+	notes  string
+}
+
+var toolCommands = []*toolCommand{
+	{name: "env", tool: "env_inspect", summary: "show the environment: OS, runtimes with versions, editors, package managers, isolation",
+		rename: map[string]string{"force_refresh": "refresh"}, render: renderEnv, enrich: discoverVersions,
+		notes: "The human view adds each tool's path and version from tool_discover (that runs `git --version` and the like); --json prints env_inspect's snapshot alone."},
+	{name: "discover", tool: "tool_discover", summary: "find developer tools on PATH with their versions",
+		render: renderDiscover},
+	{name: "plan", tool: "workflow_plan", summary: "route a task to a catalog capability", positional: "task", meta: "TASK", join: true,
+		metas: map[string]string{"cwd": "DIR", "context": "TEXT"}, render: renderPlan},
+	{name: "run", tool: "capability_run", summary: "plan a catalog capability, confirm, run it", positional: "capability", meta: "CAPABILITY",
+		rest: "extra_args", restMeta: "EXTRA_ARGS", rename: map[string]string{"timeout_seconds": "timeout"},
+		metas: map[string]string{"cwd": "DIR", "timeout": "SECONDS"}, planFirst: true},
+	{name: "search", tool: "package_search", summary: "search WinGet, Chocolatey or Scoop", positional: "query", meta: "QUERY", join: true,
+		render: renderSearch},
+	{name: "install", tool: "package_install", summary: "plan a package install, confirm, run it", positional: "package_id", meta: "PACKAGE_ID",
+		planFirst: true},
+	{name: "sandbox", tool: "sandbox_run", summary: "plan a command in WSL, a Dev Container or Windows Sandbox, confirm, run it",
+		positional: "command", meta: "COMMAND",
+		rename: map[string]string{"isolation_requirement": "isolation", "workspace_folder": "workspace", "payload_paths": "payload"},
+		metas:  map[string]string{"workspace": "DIR", "payload": "PATH"}, planFirst: true,
+		notes: "COMMAND is one argument: quote it (it runs under sh -lc in WSL and Dev Containers)."},
+	{name: "scan", tool: "ecosystem_scan", summary: "inventory VS Code, MCP and agent configuration",
+		metas: map[string]string{"cwd": "DIR"}},
+	{name: "audit-mcp", tool: "mcp_audit", summary: "audit MCP server configurations", rename: map[string]string{"config_path": "config"},
+		metas: map[string]string{"cwd": "DIR", "config": "FILE"}},
+	{name: "logs", tool: "logs_query", summary: "show recent audit events", rename: map[string]string{"last_n": "last"},
+		render: renderLogs},
+}
+
+func findToolCommand(name string) *toolCommand {
+	for _, tc := range toolCommands {
+		if tc.name == name {
+			return tc
+		}
+	}
+	return nil
+}
+
+// commandFor is the human command of a tool, nil when it has none.
+func commandFor(tool string) *toolCommand {
+	for _, tc := range toolCommands {
+		if tc.tool == tool {
+			return tc
+		}
+	}
+	return nil
+}
+
+// lookupTool finds a registered tool by name.
+func lookupTool(name string) tools.Tool {
+	for _, t := range all.New(all.Config{}).Tools() {
+		if t.Name() == name {
+			return t
+		}
+	}
+	return nil
+}
+
+func toolNames() []string {
+	var names []string
+	for _, t := range all.New(all.Config{}).Tools() {
+		names = append(names, t.Name())
+	}
+	return names
+}
+
+// hiddenProp: the plan-first echo is the CLI's business, never a flag: execution
+// always passes back the plan's execute_arguments.
+func hiddenProp(p string) bool {
+	return p == "execute" || strings.HasPrefix(p, "expected_executable")
+}
+
+func (tc *toolCommand) flagName(prop string) string {
+	if n, ok := tc.rename[prop]; ok {
+		return n
+	}
+	return strings.ReplaceAll(prop, "_", "-")
+}
+
+// flags generates the command's flags from the tool's input schema, in schema order.
+func (tc *toolCommand) flags(t tools.Tool) []*argFlag {
+	in := schema.In(t)
+	var out []*argFlag
+	for p := in.Properties.Oldest(); p != nil; p = p.Next() {
+		if p.Key == tc.positional || p.Key == tc.rest || hiddenProp(p.Key) {
+			continue
+		}
+		name := tc.flagName(p.Key)
+		out = append(out, &argFlag{name: name, prop: p.Key, meta: tc.metas[name], s: p.Value})
+	}
+	return out
+}
+
+// commonFlags are the flags of every tool-backed command.
+func commonFlagRows(planFirst bool) [][2]string {
+	var rows [][2]string
+	if planFirst {
+		rows = append(rows,
+			[2]string{"--yes, -y", "run the plan without asking (for scripts)"},
+			[2]string{"--plan", "only show the plan; run nothing"})
+	}
+	return append(rows,
+		[2]string{"--json", "print the tool's JSON result instead of the text view"},
+		[2]string{"--project DIR", "the project (default: WINDOWS_DEV_AGENT_PROJECT_DIR or the current directory); cwd-like arguments must stay inside it"},
+		[2]string{"--data-dir DIR", "the data directory (default: WINDOWS_DEV_AGENT_DATA_DIR or the user cache directory)"},
+		[2]string{"-h, --help", "show this help"})
+}
+
+// usageLine is the synopsis of the command.
+func (tc *toolCommand) usageLine() string {
+	u := "wda " + tc.name
+	if tc.positional != "" {
+		m := tc.meta
+		if tc.join {
+			m += "..."
+		}
+		if tc.optionalPos {
+			m = "[" + m + "]"
+		}
+		u += " " + m
+	}
+	u += " [flags]"
+	if tc.rest != "" {
+		u += " [-- " + tc.restMeta + "...]"
+	}
+	return u
+}
+
+// writeHelp prints the command's help: synopsis, what it does, its arguments and flags
+// with types, bounds and defaults from the schema.
+func (tc *toolCommand) writeHelp(w io.Writer) {
+	t := lookupTool(tc.tool)
+	in := schema.In(t)
+	fmt.Fprintf(w, "usage: %s\n\n%s.\n", tc.usageLine(), capitalize(tc.summary))
+	fmt.Fprintf(w, "\nIt calls the tool %s: %s\n", t.Name(), t.Description())
+	if tc.planFirst {
+		fmt.Fprint(w, "\nIt shows the plan (argv, working directory, executable and its SHA-256), then asks \"Run this? [y/N]\" on a terminal; the run is bound to the reviewed executable. Without a terminal it needs --yes.\n")
+	}
+	if tc.notes != "" {
+		fmt.Fprintf(w, "\n%s\n", tc.notes)
+	}
+	var args [][2]string
+	for _, prop := range []struct{ name, meta string }{{tc.positional, tc.meta}, {tc.rest, tc.restMeta}} {
+		if prop.name == "" {
+			continue
+		}
+		s, _ := in.Properties.Get(prop.name)
+		notes := []string{typeText(s)}
+		if slices.Contains(in.Required, prop.name) {
+			notes = append(notes, "required")
+		}
+		args = append(args, [2]string{prop.meta, fmt.Sprintf("%s (%s)", strings.TrimSpace(s.Description), strings.Join(notes, "; "))})
+	}
+	if len(args) > 0 {
+		fmt.Fprintln(w, "\narguments:")
+		writeFlagTable(w, args)
+	}
+	var rows [][2]string
+	for _, f := range tc.flags(t) {
+		l, r := f.help()
+		rows = append(rows, [2]string{l, r})
+	}
+	if len(rows) > 0 {
+		fmt.Fprintln(w, "\nflags:")
+		writeFlagTable(w, rows)
+	}
+	fmt.Fprintln(w, "\ncommon flags:")
+	writeFlagTable(w, commonFlagRows(tc.planFirst))
+	fmt.Fprintf(w, "\nSee also: wda help %s (the tool's arguments as JSON).\n", t.Name())
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// parsed is a tool command line turned into tool arguments.
+type parsed struct {
+	args      map[string]any
+	session   sessionFlags
+	yes, plan bool
+}
+
+// errHelp is a request for help; usageError is a command line that cannot be used.
+var errHelp = errors.New("help requested")
+
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func (tc *toolCommand) parse(argv []string) (*parsed, error) {
+	t := lookupTool(tc.tool)
+	fs := newFlagSet("wda " + tc.name)
+	p := &parsed{args: map[string]any{}}
+	fs.BoolVar(&p.session.json, "json", false, "")
+	fs.StringVar(&p.session.project, "project", "", "")
+	fs.StringVar(&p.session.dataDir, "data-dir", "", "")
+	if tc.planFirst {
+		fs.BoolVar(&p.yes, "yes", false, "")
+		fs.BoolVar(&p.yes, "y", false, "")
+		fs.BoolVar(&p.plan, "plan", false, "")
+	}
+	flags := tc.flags(t)
+	for _, f := range flags {
+		fs.Var(flagValue{f}, f.name, "")
+	}
+	pos, rest, err := parseFlags(fs, argv)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil, errHelp
+	}
+	if err != nil {
+		return nil, &usageError{flagError(err)}
+	}
+	if tc.rest == "" && rest != nil {
+		pos = append(pos, rest...)
+		rest = nil
+	}
+	switch {
+	case tc.positional == "" && len(pos) > 0:
+		return nil, &usageError{fmt.Sprintf("unexpected argument %q", pos[0])}
+	case tc.positional != "" && len(pos) == 0 && !tc.optionalPos:
+		return nil, &usageError{fmt.Sprintf("missing %s", tc.meta)}
+	case tc.positional != "" && len(pos) > 1 && !tc.join:
+		return nil, &usageError{fmt.Sprintf("%s is one argument, got %d: put it in quotes", tc.meta, len(pos))}
+	case tc.positional != "" && len(pos) > 0:
+		p.args[tc.positional] = strings.Join(pos, " ")
+	}
+	if tc.rest != "" && len(rest) > 0 {
+		list := make([]any, len(rest))
+		for i, r := range rest {
+			list[i] = r
+		}
+		p.args[tc.rest] = list
+	}
+	for _, f := range flags {
+		if !f.set {
+			continue
+		}
+		if list, ok := f.value.([]string); ok {
+			vals := make([]any, len(list))
+			for i, v := range list {
+				vals[i] = v
+			}
+			p.args[f.prop] = vals
+			continue
+		}
+		p.args[f.prop] = f.value
+	}
+	if p.yes && p.plan {
+		return nil, &usageError{"--yes and --plan contradict each other: choose one"}
+	}
+	return p, nil
+}
+
+// flagError rewrites the flag package's messages in wda's words.
+func flagError(err error) string {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		return fmt.Sprintf("unknown flag %s", name)
+	}
+	if rest, ok := strings.CutPrefix(msg, "invalid value "); ok {
+		return "invalid value " + rest
+	}
+	return msg
+}
+
+// runToolCommand is a tool-backed command from parsing to exit code.
+func (c *cli) runToolCommand(tc *toolCommand, argv []string) int {
+	p, err := tc.parse(argv)
+	if errors.Is(err, errHelp) {
+		tc.writeHelp(c.stdout)
+		return exitOK
+	}
+	if err != nil {
+		return c.fail(exitUsage, "%s: %v (see wda %s --help)", tc.name, err, tc.name)
+	}
+	k, err := c.connect(p.session)
+	if err != nil {
+		return c.fail(exitUsage, "%v", err)
+	}
+	defer k.close()
+	if tc.planFirst {
+		return c.apply(k, tc, p)
+	}
+	raw, _ := json.Marshal(p.args)
+	res, err := k.call(c.label(tc, p.args), tc.tool, raw)
+	if err != nil {
+		return c.callFailed(tc.tool, err)
+	}
+	out := structured(res)
+	if p.session.json || out == nil {
+		printJSON(c.stdout, res)
+		return exitFor(out)
+	}
+	v := &view{w: c.stdout}
+	if tc.enrich != nil && exitFor(out) == exitOK {
+		v.extra = tc.enrich(k)
+	}
+	if tc.render != nil {
+		tc.render(v, out)
+	} else {
+		renderOutline(v, out)
+	}
+	return exitFor(out)
+}
+
+// label names a call on the progress line.
+func (c *cli) label(tc *toolCommand, args map[string]any) string {
+	l := "wda " + tc.name
+	if tc.positional != "" {
+		if s, _ := args[tc.positional].(string); s != "" {
+			if r := []rune(s); len(r) > 30 {
+				s = string(r[:29]) + "…"
+			}
+			l += " " + s
+		}
+	}
+	return l
+}

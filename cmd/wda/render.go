@@ -1,0 +1,352 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/windows-dev-agent/wda/tools/logsquery"
+)
+
+// view is where a human view is written, with what an enrich step added.
+type view struct {
+	w     io.Writer
+	extra map[string]any
+}
+
+func (v *view) printf(format string, a ...any) { fmt.Fprintf(v.w, format, a...) }
+
+// table prints rows aligned in columns, each row indented by two spaces.
+func (v *view) table(rows [][]string) {
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
+	for _, r := range rows {
+		fmt.Fprintln(tw, "  "+strings.Join(r, "\t"))
+	}
+	tw.Flush()
+	for _, line := range strings.SplitAfter(b.String(), "\n") {
+		if line != "" {
+			fmt.Fprintln(v.w, strings.TrimRight(line, " \n"))
+		}
+	}
+}
+
+func str(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "-"
+	case string:
+		return x
+	case map[string]any:
+		if c, ok := x["capability"]; ok {
+			return str(c)
+		}
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// tri renders a tri-state fact: observed present, observed absent, or not established.
+func tri(v any) string {
+	switch v {
+	case true:
+		return "yes"
+	case false:
+		return "no"
+	}
+	return "unknown"
+}
+
+func obj(v any) map[string]any { m, _ := v.(map[string]any); return m }
+
+func list(v any) []any { l, _ := v.([]any); return l }
+
+// statusLine is the first line of a result that is not what was hoped for.
+func renderStatus(v *view, out map[string]any) {
+	v.printf("status: %s\n", str(out["status"]))
+	if e, _ := out["error"].(string); e != "" {
+		v.printf("error:  %s\n", e)
+	}
+}
+
+func renderPlan(v *view, out map[string]any) {
+	if out["status"] != "planned" {
+		renderStatus(v, out)
+		return
+	}
+	v.printf("Task:      %s\nProject:   %s\nSelection: %s\n", str(out["task"]), str(out["project_dir"]), str(out["selection_status"]))
+	if sel := obj(out["selected_candidate"]); sel != nil {
+		v.printf("Selected:  %s (tool %s, %s)\n", str(sel["capability"]), str(sel["available_tool"]), str(sel["safety_class"]))
+	} else if out["matched_candidate"] != nil {
+		v.printf("Matched:   %s (no configured tool is installed)\n", str(out["matched_candidate"]))
+	}
+	if rd := obj(out["route_discriminator"]); rd != nil {
+		v.printf("Why:       %s\n", str(rd["reason"]))
+	}
+	if cands := list(out["candidate_capabilities"]); len(cands) > 0 {
+		v.printf("\nCandidates (discriminating / identity / description):\n")
+		var rows [][]string
+		for _, c := range cands {
+			m := obj(c)
+			rows = append(rows, []string{str(m["capability"]), fmt.Sprintf("%v/%v/%v", m["discriminating_score"], m["identity_score"], m["description_score"]),
+				str(m["safety_class"]), "tool: " + str(m["available_tool"])})
+		}
+		v.table(rows)
+	}
+	if phases := list(out["phases"]); len(phases) > 0 {
+		v.printf("\nPhases:\n")
+		for i, p := range phases {
+			m := obj(p)
+			v.printf("  %d. %s [%s]: %s\n", i+1, str(m["phase"]), str(m["safety_class"]), str(m["action"]))
+		}
+	}
+	if sel := obj(out["selected_candidate"]); sel != nil {
+		v.printf("\nNext: wda run %s\n", str(sel["capability"]))
+	}
+}
+
+// discoverVersions is env's enrich step: tool_discover's paths and versions.
+func discoverVersions(k *client) map[string]any {
+	res, err := k.call("wda env: versions", "tool_discover", json.RawMessage(`{"category":"all"}`))
+	if err != nil {
+		return map[string]any{"error": err.Error()}
+	}
+	return structured(res)
+}
+
+// versionOf is "version  path" of a discovered tool, or "" when not found.
+func versionOf(d map[string]any, group, name string) (version, path string) {
+	e := obj(obj(d[group])[name])
+	if e == nil || e["available"] != true {
+		return "", ""
+	}
+	version, _ = e["version"].(string)
+	path, _ = e["path"].(string)
+	if version == "" {
+		version = "version unknown"
+	}
+	return version, path
+}
+
+func renderEnv(v *view, out map[string]any) {
+	snap := obj(out["snapshot"])
+	if snap == nil {
+		renderStatus(v, out)
+		return
+	}
+	d := v.extra
+	note := ""
+	if out["status"] == "degraded" {
+		note = " (some facts could not be established: see Notes)"
+	}
+	v.printf("Environment: %s%s\n", str(out["status"]), note)
+	sys := obj(snap["system"])
+	v.printf("\nSystem\n")
+	v.table([][]string{
+		{"OS", strings.TrimSpace(fmt.Sprintf("%s %s", str(sys["os_name"]), str(sys["os_version"]))), str(sys["architecture"])},
+		{"Processor", str(sys["processor_name"]), fmt.Sprintf("%v package(s)", sys["processor_count"])},
+		{"Memory", fmt.Sprintf("%v GB", sys["total_physical_memory_gb"]), ""},
+	})
+	// Runtimes: presence from the snapshot, version and path from tool_discover.
+	rt := obj(snap["runtimes"])
+	v.printf("\nRuntimes\n")
+	var rows [][]string
+	for _, r := range []struct{ key, label, probe string }{
+		{"python", "Python", "python"}, {"node", "Node.js", "node"}, {"rust", "Rust", "cargo"},
+		{"golang", "Go", "go"}, {"dotnet", ".NET", "dotnet"},
+	} {
+		ver, path := versionOf(d, "runtimes", r.probe)
+		rows = append(rows, []string{r.label, tri(obj(rt[r.key])["available"]), ver, path})
+	}
+	for _, r := range []struct{ probe, label string }{{"py", "Python launcher (py)"}, {"java", "Java"}} {
+		if ver, path := versionOf(d, "runtimes", r.probe); path != "" {
+			rows = append(rows, []string{r.label, "yes", ver, path})
+		}
+	}
+	v.table(rows)
+	v.printf("\nVersion control\n")
+	gitVer, gitPath := versionOf(d, "vcs", "git")
+	rows = [][]string{{"git", tri(obj(snap["git"])["available"]), gitVer, gitPath}}
+	for _, n := range []string{"gh", "git-lfs"} {
+		if ver, path := versionOf(d, "vcs", n); path != "" {
+			rows = append(rows, []string{n, "yes", ver, path})
+		}
+	}
+	v.table(rows)
+	ed := obj(snap["editors"])
+	v.printf("\nEditors\n")
+	rows = nil
+	for _, e := range []struct{ key, label, probe string }{
+		{"visual_studio_code", "Visual Studio Code", "code"}, {"visual_studio", "Visual Studio", "devenv"},
+		{"jetbrains_rider", "JetBrains Rider", "rider"}, {"jetbrains_pycharm", "JetBrains PyCharm", "pycharm"},
+		{"jetbrains_clion", "JetBrains CLion", ""},
+	} {
+		ver, path := versionOf(d, "editors", e.probe)
+		rows = append(rows, []string{e.label, tri(ed[e.key]), ver, path})
+	}
+	v.table(rows)
+	dt := obj(snap["development_tools"])
+	v.printf("\nPackage managers\n")
+	rows = nil
+	for _, m := range []struct{ key, label, probe string }{
+		{"winget_available", "WinGet", "winget"}, {"chocolatey_available", "Chocolatey", "choco"}, {"scoop_available", "Scoop", "scoop"},
+	} {
+		ver, path := versionOf(d, "package_managers", m.probe)
+		rows = append(rows, []string{m.label, tri(dt[m.key]), ver, path})
+	}
+	for _, n := range []string{"pip", "uv", "npm"} {
+		if ver, path := versionOf(d, "package_managers", n); path != "" {
+			rows = append(rows, []string{n, "yes", ver, path})
+		}
+	}
+	v.table(rows)
+	virt := obj(snap["virtualization"])
+	v.printf("\nIsolation\n")
+	wsl := tri(virt["wsl_available"])
+	if distro, _ := virt["wsl_default_distro"].(string); distro != "" {
+		wsl += " (default distro " + distro + ")"
+	}
+	v.table([][]string{
+		{"WSL", wsl},
+		{"Windows Sandbox", fmt.Sprintf("%s (state %s)", tri(virt["windows_sandbox_available"]), str(virt["windows_sandbox_state"]))},
+		{"Hyper-V", fmt.Sprintf("%s (state %s)", tri(virt["hyper_v_available"]), str(virt["hyper_v_state"]))},
+		{"Docker", tri(dt["docker_available"])},
+		{"Dev Drive", fmt.Sprintf("%s (state %s)", tri(virt["dev_drive_enabled"]), str(virt["dev_drive_state"]))},
+	})
+	var avail []string
+	for _, a := range list(snap["available_isolation_options"]) {
+		avail = append(avail, str(a))
+	}
+	if len(avail) == 0 {
+		avail = []string{"none established"}
+	}
+	v.printf("  usable for sandbox_run: %s\n", strings.Join(avail, ", "))
+	var notes []string
+	for _, e := range list(snap["errors"]) {
+		notes = append(notes, str(e))
+	}
+	if d == nil {
+		notes = append(notes, "versions were not probed")
+	} else if e, _ := d["error"].(string); e != "" {
+		notes = append(notes, "versions could not be probed: "+e)
+	}
+	if len(notes) > 0 {
+		v.printf("\nNotes\n")
+		for _, n := range notes {
+			v.printf("  - %s\n", n)
+		}
+	}
+	v.printf("\nyes = observed, no = observed absent, unknown = not established.\n")
+}
+
+func renderDiscover(v *view, out map[string]any) {
+	if out["status"] != "ok" {
+		renderStatus(v, out)
+		return
+	}
+	for _, g := range []struct{ key, label string }{{"runtimes", "Runtimes"}, {"editors", "Editors"},
+		{"package_managers", "Package managers"}, {"vcs", "Version control"}} {
+		grp := obj(out[g.key])
+		if grp == nil {
+			continue
+		}
+		v.printf("%s\n", g.label)
+		var rows [][]string
+		for _, name := range sortedKeys(grp) {
+			e := obj(grp[name])
+			if e["available"] != true {
+				rows = append(rows, []string{name, "not found", ""})
+				continue
+			}
+			ver, _ := e["version"].(string)
+			if ver == "" {
+				ver = "version unknown"
+			}
+			rows = append(rows, []string{name, ver, str(e["path"])})
+		}
+		v.table(rows)
+		v.printf("\n")
+	}
+}
+
+func renderSearch(v *view, out map[string]any) {
+	if out["status"] != "completed" && out["status"] != "incomplete" {
+		renderStatus(v, out)
+		return
+	}
+	matches := list(out["matches"])
+	v.printf("%d package(s) from %s for %q\n", len(matches), str(out["source"]), str(out["query"]))
+	if len(matches) > 0 {
+		rows := [][]string{{"ID", "NAME", "VERSION", "SOURCE"}}
+		for _, m := range matches {
+			e := obj(m)
+			rows = append(rows, []string{str(e["id"]), str(e["name"]), str(e["version"]), str(e["source"])})
+		}
+		v.table(rows)
+		v.printf("\nInstall one with: wda install ID --source %s\n", str(out["source"]))
+	}
+	if w, _ := out["warning"].(string); w != "" {
+		v.printf("warning: %s\n", w)
+	}
+}
+
+// renderLogs prints events with logs_query's own text rendering, so the CLI and the tool
+// cannot disagree about what a record means.
+func renderLogs(v *view, out map[string]any) {
+	var typed logsquery.Out
+	b, _ := json.Marshal(out)
+	if err := json.Unmarshal(b, &typed); err != nil {
+		v.printf("unreadable logs_query result: %v\n", err)
+		return
+	}
+	if err := logsquery.WriteText(v.w, typed); err != nil {
+		v.printf("%v\n", err)
+	}
+}
+
+// renderOutline prints any result as an indented outline: every field, in a stable
+// order, without JSON punctuation. Tools whose results are inventories (scan, audit)
+// read well this way.
+func renderOutline(v *view, out map[string]any) {
+	keys := sortedKeys(out)
+	// status and error first: they say what happened.
+	for _, first := range []string{"error", "status"} {
+		if i := slices.Index(keys, first); i >= 0 {
+			keys = append([]string{first}, slices.Delete(keys, i, i+1)...)
+		}
+	}
+	for _, k := range keys {
+		outline(v.w, k, out[k], 0)
+	}
+}
+
+func outline(w io.Writer, key string, val any, depth int) {
+	pad := strings.Repeat("  ", depth)
+	switch x := val.(type) {
+	case map[string]any:
+		if len(x) == 0 {
+			fmt.Fprintf(w, "%s%s: {}\n", pad, key)
+			return
+		}
+		fmt.Fprintf(w, "%s%s:\n", pad, key)
+		for _, k := range sortedKeys(x) {
+			outline(w, k, x[k], depth+1)
+		}
+	case []any:
+		if len(x) == 0 {
+			fmt.Fprintf(w, "%s%s: none\n", pad, key)
+			return
+		}
+		fmt.Fprintf(w, "%s%s:\n", pad, key)
+		for i, item := range x {
+			outline(w, fmt.Sprintf("- [%d]", i+1), item, depth+1)
+		}
+	case nil:
+		fmt.Fprintf(w, "%s%s: null\n", pad, key)
+	default:
+		fmt.Fprintf(w, "%s%s: %s\n", pad, key, str(x))
+	}
+}
