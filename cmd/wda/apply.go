@@ -181,10 +181,14 @@ func renderExecPlan(v *view, out map[string]any) {
 	case out["package_id"] != nil:
 		rows = append(rows, []string{"directory", "the package manager's own folder"})
 	}
-	rows = append(rows,
-		[]string{"executable", str(out["executable"])},
-		[]string{"sha256", fmt.Sprintf("%s (%s)", str(out["executable_identity_sha256"]), str(out["executable_identity_kind"]))},
-		[]string{"safety", str(out["safety_class"])})
+	if out["executable"] == nil {
+		rows = append(rows, []string{"executable", fmt.Sprintf("not installed (%s)", str(list(out["argv"])[0]))})
+	} else {
+		rows = append(rows,
+			[]string{"executable", str(out["executable"])},
+			[]string{"sha256", fmt.Sprintf("%s (%s)", str(out["executable_identity_sha256"]), str(out["executable_identity_kind"]))})
+	}
+	rows = append(rows, []string{"safety", str(out["safety_class"])})
 	if pp := list(out["payload_paths"]); len(pp) > 0 {
 		rows = append(rows, []string{"payload", joinAny(pp)})
 	}

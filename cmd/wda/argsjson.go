@@ -101,6 +101,29 @@ func parseArgs(src []byte, origin string) (json.RawMessage, error) {
 	return json.RawMessage(trimmed), nil
 }
 
+// escapeWarnings finds Windows paths that are valid JSON but not what was meant:
+// "C:\temp" decodes to C:, a tab and "emp". Such a call is not refused (the text is
+// valid JSON), so the user is told before it runs.
+func escapeWarnings(src []byte) []string {
+	var out []string
+	names := map[byte]string{'b': "a backspace", 'f': "a form feed", 'n': "a newline", 'r': "a carriage return", 't': "a tab"}
+	for i := 0; i+3 < len(src); i++ {
+		c := src[i]
+		if !((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')) || src[i+1] != ':' || src[i+2] != '\\' {
+			continue
+		}
+		if what, ok := names[src[i+3]]; ok {
+			end := i + 4
+			for end < len(src) && src[end] != '"' && end-i < 40 {
+				end++
+			}
+			out = append(out, fmt.Sprintf("\"%s\" in the JSON holds %s after %c:, not a backslash: JSON reads \\%c as an escape. Write %c:\\\\… or %c:/… instead.",
+				string(src[i:end]), what, c, src[i+3], c, c))
+		}
+	}
+	return out
+}
+
 func toUTF8(src []byte, origin string) ([]byte, error) {
 	switch {
 	case bytes.HasPrefix(src, []byte{0xEF, 0xBB, 0xBF}):

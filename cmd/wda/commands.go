@@ -132,7 +132,8 @@ func (tc *toolCommand) flags(t tools.Tool) []*argFlag {
 			continue
 		}
 		name := tc.flagName(p.Key)
-		out = append(out, &argFlag{name: name, prop: p.Key, meta: tc.metas[name], s: p.Value})
+		out = append(out, &argFlag{name: name, prop: p.Key, meta: tc.metas[name], s: p.Value,
+			required: slices.Contains(in.Required, p.Key)})
 	}
 	return out
 }
@@ -280,7 +281,12 @@ func (tc *toolCommand) parse(argv []string) (*parsed, error) {
 		}
 		p.args[tc.rest] = list
 	}
+	in := schema.In(t)
 	for _, f := range flags {
+		if !f.set && slices.Contains(in.Required, f.prop) {
+			l, _ := f.help()
+			return nil, &usageError{fmt.Sprintf("missing %s", l)}
+		}
 		if !f.set {
 			continue
 		}
@@ -300,14 +306,27 @@ func (tc *toolCommand) parse(argv []string) (*parsed, error) {
 	return p, nil
 }
 
-// flagError rewrites the flag package's messages in wda's words.
+// flagError rewrites the flag package's messages in wda's words and spelling (--name).
 func flagError(err error) string {
 	msg := err.Error()
+	dashes := func(name string) string { return "--" + strings.TrimLeft(name, "-") }
 	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
-		return fmt.Sprintf("unknown flag %s", name)
+		return "unknown flag " + dashes(name)
 	}
-	if rest, ok := strings.CutPrefix(msg, "invalid value "); ok {
-		return "invalid value " + rest
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
+		return dashes(name) + " needs a value"
+	}
+	for _, prefix := range []string{"invalid value ", "invalid boolean value "} {
+		if rest, ok := strings.CutPrefix(msg, prefix); ok {
+			if _, after, ok := strings.Cut(rest, " for flag "); ok {
+				if name, why, ok := strings.Cut(after, ": "); ok {
+					if prefix == "invalid boolean value " {
+						why = "want true or false"
+					}
+					return dashes(name) + ": " + why
+				}
+			}
+		}
 	}
 	return msg
 }

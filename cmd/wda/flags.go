@@ -15,12 +15,13 @@ import (
 // schema: its type, bounds, default and description come from the schema, so a new
 // property gets a flag and its help without a change here (docs/cli.md, "Flags").
 type argFlag struct {
-	name  string // the flag, without dashes
-	prop  string // the tool argument it sets
-	meta  string // the value's placeholder in help
-	s     *schema.Schema
-	set   bool
-	value any // string, bool, int, or []string once set
+	name     string // the flag, without dashes
+	prop     string // the tool argument it sets
+	meta     string // the value's placeholder in help
+	s        *schema.Schema
+	set      bool
+	value    any // string, bool, int, or []string once set
+	required bool
 }
 
 // flagValue adapts an argFlag to flag.Value, so the standard parser does the work.
@@ -107,24 +108,24 @@ func typeText(s *schema.Schema) string {
 		if len(s.Enum) > 0 {
 			return "one of " + enumText(s, ", ")
 		}
-		var parts []string
-		if s.MinLength != nil && *s.MinLength > 0 {
-			parts = append(parts, fmt.Sprintf("%d", *s.MinLength))
+		lo, hi := uint64(0), uint64(0)
+		if s.MinLength != nil {
+			lo = *s.MinLength
 		}
 		if s.MaxLength != nil {
-			if len(parts) == 0 {
-				parts = append(parts, "0")
-			}
-			parts = append(parts, fmt.Sprintf("%d", *s.MaxLength))
+			hi = *s.MaxLength
 		}
-		if len(parts) == 2 {
-			if parts[0] == parts[1] {
-				return fmt.Sprintf("string of %s characters", parts[0])
-			}
-			return fmt.Sprintf("string of %s..%s characters", parts[0], parts[1])
-		}
-		if len(parts) == 1 {
-			return fmt.Sprintf("string of at least %s characters", parts[0])
+		switch {
+		case hi > 0 && lo == hi:
+			return fmt.Sprintf("string of %d characters", hi)
+		case hi > 0 && lo > 0:
+			return fmt.Sprintf("string of %d..%d characters", lo, hi)
+		case hi > 0:
+			return fmt.Sprintf("string of at most %d characters", hi)
+		case lo == 1:
+			return "non-empty string"
+		case lo > 0:
+			return fmt.Sprintf("string of at least %d characters", lo)
 		}
 		return "string"
 	}
@@ -175,6 +176,9 @@ func (f *argFlag) help() (left, right string) {
 	}
 	right = strings.TrimSpace(f.s.Description)
 	var notes []string
+	if f.required {
+		notes = append(notes, "required")
+	}
 	if t := typeText(f.s); f.s.Type != "boolean" && len(f.s.Enum) == 0 && t != "string" {
 		notes = append(notes, t)
 	}

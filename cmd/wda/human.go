@@ -85,6 +85,9 @@ func (c *cli) runCall(args []string) int {
 	if err != nil {
 		return c.fail(exitUsage, "call %s: %v", name, err)
 	}
+	for _, w := range escapeWarnings(raw) {
+		fmt.Fprintf(c.stderr, "wda: warning: %s\n", w)
+	}
 	k, err := c.connect(f)
 	if err != nil {
 		return c.fail(exitUsage, "%v", err)

@@ -18,6 +18,7 @@ type progressLine struct {
 	w     io.Writer
 	width int
 	now   func() time.Time
+	tick  time.Duration // redraw period while nothing is reported; 0: only on reports
 
 	mu      sync.Mutex
 	label   string
@@ -29,7 +30,7 @@ type progressLine struct {
 }
 
 func newProgressLine(w io.Writer, width int) *progressLine {
-	return &progressLine{w: w, width: width, now: time.Now}
+	return &progressLine{w: w, width: width, now: time.Now, tick: time.Second}
 }
 
 // begin shows the line for a call labelled label and keeps its clock moving once a
@@ -41,8 +42,11 @@ func (p *progressLine) begin(label string) {
 	p.stopped = stop
 	p.drawLocked()
 	p.mu.Unlock()
+	if p.tick <= 0 {
+		return
+	}
 	go func() {
-		t := time.NewTicker(time.Second)
+		t := time.NewTicker(p.tick)
 		defer t.Stop()
 		for {
 			select {
