@@ -50,10 +50,12 @@ func (c *cli) apply(k *client, tc *toolCommand, p *parsed) int {
 			return exitNotDone
 		}
 		show()
+		fmt.Fprintln(c.stdout)
 		if !c.confirm("Run this? [y/N] ") {
 			fmt.Fprintln(c.stderr, "Not run.")
 			return exitNotDone
 		}
+		fmt.Fprintln(c.stdout)
 	} else if !p.session.json {
 		show()
 		fmt.Fprintln(c.stdout)
