@@ -338,7 +338,11 @@ func scanCodexConfig(text string) codexConfig {
 	table := ""
 	for _, line := range strings.Split(text, "\n") {
 		line = strings.TrimSpace(stripComment(line))
-		if strings.HasPrefix(line, "[") && strings.HasSuffix(line, "]") && !strings.HasPrefix(line, "[[") {
+		if strings.HasPrefix(line, "[[") && strings.HasSuffix(line, "]]") {
+			table = "[[" + line // an array of tables: nothing doctor reads lives there
+			continue
+		}
+		if strings.HasPrefix(line, "[") && strings.HasSuffix(line, "]") {
 			table = strings.TrimSpace(line[1 : len(line)-1])
 			continue
 		}
@@ -389,7 +393,9 @@ func stripComment(line string) string {
 // and MCP files, and the data directory.
 func (de doctorEnv) pluginChecks(ctx context.Context, host, id, root, data, regVersion string, rendered map[string][]byte) []check {
 	var out []check
-	reinstall := map[string]string{"claude": "claude plugin install " + id, "codex": "codex plugin add " + id}[host]
+	reinstall := map[string]string{
+		"claude": "claude plugin uninstall " + id + ", then claude plugin install " + id,
+		"codex":  "codex plugin remove " + id + ", then codex plugin add " + id}[host]
 	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
 		return append(out, check{Name: "plugin folder", State: checkFail, Detail: root + " does not exist", Fix: "reinstall: " + reinstall})
 	}

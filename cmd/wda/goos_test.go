@@ -1,0 +1,5 @@
+package main
+
+import goruntime "runtime"
+
+var goosForTest = goruntime.GOOS
