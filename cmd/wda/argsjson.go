@@ -92,8 +92,12 @@ func parseArgs(src []byte, origin string) (json.RawMessage, error) {
 	if _, ok := v.(map[string]any); !ok {
 		return nil, &ArgsError{Origin: origin, Msg: fmt.Sprintf("are a JSON %s, not an object: tool arguments are an object such as {\"capability\":\"test-go\"}.", kindOf(v)), Hint: fileHint}
 	}
+	end := int(dec.InputOffset())
 	if _, err := dec.Token(); err != io.EOF {
-		off := int(dec.InputOffset())
+		off := end
+		for off < len(src) && strings.ContainsRune(" \t\r\n", rune(src[off])) {
+			off++
+		}
 		line, col := position(src, off)
 		return nil, &ArgsError{Origin: origin, Line: line, Column: col, Excerpt: excerpt(src, off),
 			Msg: "have more text after the closing }: give exactly one JSON object.", Hint: fileHint}
