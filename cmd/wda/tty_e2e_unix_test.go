@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -21,6 +22,7 @@ import (
 // is on screen for as long as the test needs to read it.
 const slowGo = `#!/bin/sh
 if [ "$1" = version ]; then echo 'go version go1.99.0 fake/arch'; exit 0; fi
+echo $$ > "$PWD/pid"
 echo "working on step 1"
 while [ ! -f "$PWD/release" ]; do sleep 0.05; done
 echo "all steps done"
@@ -114,6 +116,29 @@ func TestTerminalPromptAndProgress(t *testing.T) {
 	}
 	if regexp.MustCompile(`wda run test-go \d+s`).MatchString(s) {
 		t.Fatalf("the progress line was not cleared:\n%s", s)
+	}
+
+	// Ctrl-C while it runs: wda stops the process tree (the child is in its own process
+	// group, so the terminal's SIGINT never reached it) and exits 130.
+	os.Remove(filepath.Join(project, "release"))
+	os.Remove(filepath.Join(project, "pid"))
+	m.cmd("send-keys", "-t", "t", "clear", "Enter")
+	m.waitFor("a clear screen", func(s string) bool { return !exited.MatchString(s) })
+	m.cmd("send-keys", "-t", "t", strings.Replace(run, " run test-go", " run test-go --yes", 1), "Enter")
+	m.waitFor("the progress line", frame.MatchString)
+	pidText, err := os.ReadFile(filepath.Join(project, "pid"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.cmd("send-keys", "-t", "t", "C-c")
+	s = m.waitFor("the end", exited.MatchString)
+	if !strings.Contains(s, "interrupted") || !strings.Contains(s, "EXIT=130") {
+		t.Fatalf("screen:\n%s", s)
+	}
+	var pid int
+	fmt.Sscanf(strings.TrimSpace(string(pidText)), "%d", &pid)
+	if pid <= 0 || syscall.Kill(pid, 0) == nil {
+		t.Fatalf("the interrupted run's process %d is still alive", pid)
 	}
 }
 
