@@ -140,3 +140,23 @@ func TestLogsFailuresShowRefusals(t *testing.T) {
 		t.Fatalf("exit %d:\n%s", r.code, r.stdout)
 	}
 }
+
+// TestProjectFlag: --project names another project; cwd-like arguments are contained
+// in the project in force.
+func TestProjectFlag(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	f.tool(t, "go", fakeGo)
+	other := filepath.Join(f.home, "other")
+	if err := os.Mkdir(other, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := f.run(t, noTTY, nil, "run", "test-go", "--plan", "--project", other)
+	if r.code != 0 || !strings.Contains(r.stdout, "directory   $HOME/other") || !strings.Contains(r.stdout, "--project $HOME/other --yes") {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = f.run(t, noTTY, nil, "run", "test-go", "--plan", "--project", other, "--cwd", f.project)
+	if r.code != 1 || !strings.Contains(r.stdout, "must stay inside the project") {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
