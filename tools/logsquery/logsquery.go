@@ -1,4 +1,4 @@
-// Package logsquery is the logs_query tool (docs/tools/logs_query.md): the
+// Package logsquery is the logs_query tool (docs/audit.md for the records): the
 // newest audit events from the retained segments, filtered, metadata only.
 //
 // It owns the filter rules and the event projection; reading the segments belongs to

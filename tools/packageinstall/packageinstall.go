@@ -7,7 +7,7 @@
 // echoes executable and identity unchanged (internal/plan), invalidates the environment
 // cache before the installer starts (and refuses to start it when that fails), and
 // runs it sealed to the echoed identity for at most 600 s. The decision order is
-// in docs/tools/package_install.md.
+// the numbered steps of handle.
 //
 // It must never start an installer that was not planned and echoed, never start one
 // before the cache is invalidated, and never report an installer's exit 0 as proof the

@@ -23,10 +23,11 @@ const (
 	launchedConfig = "<managed-config>.wsb"
 )
 
-// captureTimeout bounds WSL and Dev Container runs (tools.md §7.5).
+// captureTimeout bounds WSL and Dev Container runs.
 const captureTimeout = 600 * time.Second
 
-// handle is the decision order of tools.md §3.7, steps 1–12.
+// handle is sandbox_run's decision order, steps 1–12: each refusal comes before
+// anything is created or started.
 func (d Deps) handle(ctx context.Context, env *tools.Env, in In) Out {
 	fail := func(status, msg string) Out {
 		return Out{Status: tools.Status{Status: status, Error: msg}}

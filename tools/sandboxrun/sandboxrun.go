@@ -39,7 +39,7 @@ type Out struct {
 	ExecuteArguments *In `json:"execute_arguments,omitempty" jsonschema:"description=On a plan only: the exact arguments of the executing call (these arguments with execute:true and the reviewed identity echoed); pass them back unchanged to run what was reviewed."`
 }
 
-// Plan is the reviewed plan (docs/tools/sandbox_run.md), merged into execute results too.
+// Plan is the reviewed plan, merged into execute results too.
 type Plan struct {
 	ProjectDir                  string   `json:"project_dir"`
 	PayloadPaths                []string `json:"payload_paths"`
