@@ -90,7 +90,7 @@ func (c *cli) main(args []string) int {
 	}
 	switch cmd {
 	case "hook":
-		if len(rest) == 0 || (isHelp(rest[:1])) {
+		if isHelp(rest) {
 			fmt.Fprint(c.stdout, otherHelp["hook"])
 			return exitOK
 		}
