@@ -25,9 +25,13 @@ In cmd.exe and PowerShell, prefer a file or a pipe: they need no quoting.
   PowerShell:  '{"capability":"test-go"}' | wda call capability_run -
   cmd.exe:     wda call capability_run --args-file args.json
 
-A plan's execute_arguments is the argument object of its executing call:
-  wda call capability_run '{"capability":"test-go"}' > plan.json   (review it)
-  then pass plan.json's execute_arguments back as the arguments.
+A plan's execute_arguments is the argument object of its executing call; pass it
+back unchanged to run exactly what was reviewed:
+  sh:          wda call capability_run '{"capability":"test-go"}' > plan.json
+               jq .execute_arguments plan.json | wda call capability_run -
+  PowerShell:  $plan = '{"capability":"test-go"}' | wda call capability_run - | ConvertFrom-Json
+               $plan.execute_arguments | ConvertTo-Json | wda call capability_run -
+(wda run, wda install and wda sandbox do this for you, after asking.)
 
 wda help TOOL lists a tool's arguments with their types, bounds and defaults.
 `
