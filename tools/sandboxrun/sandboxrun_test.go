@@ -376,6 +376,23 @@ func TestEcho(t *testing.T) {
 	}
 }
 
+// TestExecuteArgumentsStale: the plan's execute_arguments carry the reviewed
+// identity, so after the backend executable changed they are refused, not run.
+func TestExecuteArgumentsStale(t *testing.T) {
+	f := newFixture(t)
+	plan := f.call(In{Command: "x", IsolationRequirement: reqLinux})
+	if plan.ExecuteArguments == nil {
+		t.Fatal("a plan without execute_arguments")
+	}
+	if err := os.WriteFile(plan.Executable, []byte("changed"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out := f.call(*plan.ExecuteArguments)
+	if out.Status.Status != "stale_plan" || out.ExecutionStarted || f.started() != 0 {
+		t.Fatalf("got %s %q started=%v", out.Status.Status, out.Error, out.ExecutionStarted)
+	}
+}
+
 func TestExecuteCaptured(t *testing.T) {
 	tests := []struct {
 		name    string
