@@ -1,8 +1,10 @@
 package classify
 
 import (
+	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/windows-dev-agent/wda/tools"
 )
@@ -171,5 +173,65 @@ func TestShellCaseInsensitive(t *testing.T) {
 				t.Errorf("Shell(%q) = %s, want %s (case variant of %q)", v, got, c.want, c.cmd)
 			}
 		}
+	}
+}
+
+// fold must know every rune that Go's case folding or upper/lower-casing maps to an
+// ASCII letter: the old (?i) patterns matched them, and NTFS upper-cases ı and ſ.
+func TestFoldCoversASCIIFolds(t *testing.T) {
+	t.Parallel()
+	ascii := func(r rune) bool { return r < 0x80 && unicode.IsLetter(r) }
+	for r := rune(0x80); r <= unicode.MaxRune; r++ {
+		folds := ascii(unicode.ToUpper(r)) || ascii(unicode.ToLower(r))
+		for f := unicode.SimpleFold(r); f != r && !folds; f = unicode.SimpleFold(f) {
+			folds = ascii(f)
+		}
+		if !folds {
+			continue
+		}
+		v := fold(string(r))
+		if len(v) != 1 || !isLetter(v[0]) || isWord(v[0]) {
+			t.Errorf("fold(%U) = %q, want one upper-case marker letter", r, v)
+		}
+	}
+}
+
+// Explain never returns an empty reason, and Shell agrees with it.
+func TestExplainReasons(t *testing.T) {
+	t.Parallel()
+	for _, c := range shellCases {
+		got, why := Explain(c.cmd)
+		if got != Shell(c.cmd) || why == "" {
+			t.Errorf("Explain(%q) = %s, %q; Shell %s", c.cmd, got, why, Shell(c.cmd))
+		}
+	}
+	for cmd, want := range map[string]string{
+		"git diff --output=FILE":              "--output=FILE",
+		"go test -exec x ./...":               "-exec",
+		"Get-Item (x)":                        "parentheses",
+		"git status rm":                       `"rm"`,
+		"diskpart":                            "diskpart",
+		"powershell -enc " + enc("format C:"): "base64",
+		"whoami":                              "whoami",
+	} {
+		if _, why := Explain(cmd); !strings.Contains(why, want) {
+			t.Errorf("Explain(%q) reason %q does not mention %q", cmd, why, want)
+		}
+	}
+}
+
+// Commands over MaxCommandBytes are approval-required with a reason naming the limit,
+// unless a forbidden rule matches anywhere in them.
+func TestCommandLimit(t *testing.T) {
+	t.Parallel()
+	long := "git status " + strings.Repeat("a", MaxCommandBytes)
+	if c, why := Explain(long); c != ap || !strings.Contains(why, strconv.Itoa(MaxCommandBytes)) {
+		t.Errorf("over the limit: %s, %q", c, why)
+	}
+	if c := Shell(long[:MaxCommandBytes]); c != ro {
+		t.Errorf("at the limit: %s", c)
+	}
+	if c := Shell(strings.Repeat("x ", MaxCommandBytes) + "format C:"); c != fb {
+		t.Errorf("forbidden over the limit: %s", c)
 	}
 }
