@@ -40,31 +40,25 @@ type ruleWord struct {
 	kind wordKind
 }
 
-// forbiddenWords are matched at word boundaries, case-insensitively. The verbs are
-// PowerShell's removal, move, rename and clear cmdlets with their aliases, cmd's and
-// bash's, .NET's Delete and reg delete.
-var forbiddenWords = [...]ruleWord{
-	{"diskpart", wDiskpart},
-	{"bcdedit", wBcdedit},
-	{"format", wFormat},
-	{"format-volume", wDiskCmdlet},
-	{"clear-disk", wDiskCmdlet},
-	{"remove-partition", wDiskCmdlet},
-	{"cipher", wCipher},
-
-	{"remove-item", wVerb}, {"ri", wVerb}, {"rm", wVerb}, {"rmdir", wVerb}, {"rd", wVerb},
-	{"del", wVerb}, {"erase", wVerb}, {"deltree", wVerb}, {"delete", wVerb},
-	{"remove-itemproperty", wVerb}, {"rp", wVerb},
-	{"clear-item", wVerb}, {"cli", wVerb}, {"clear-itemproperty", wVerb}, {"clp", wVerb},
-	{"move-item", wVerb}, {"mi", wVerb}, {"mv", wVerb}, {"move", wVerb},
-	{"rename-item", wVerb}, {"rni", wVerb}, {"ren", wVerb}, {"rename", wVerb},
-	{"unlink", wVerb}, {"shred", wVerb}, {"sdelete", wVerb}, {"sdelete64", wVerb},
-
-	{"hklm", wRegistry}, {"hkey_local_machine", wRegistry},
-	{"hkcr", wRegistry}, {"hkey_classes_root", wRegistry},
-	{"hkcc", wRegistry}, {"hkey_current_config", wRegistry},
-	{"systemdirectory", wSysDir},
-	{"getfolderpath", wFolderPath},
+// forbiddenWords, indexed by first letter, are matched at word boundaries, without
+// regard to case. The verbs are PowerShell's removal, move, rename and clear cmdlets
+// with their aliases, cmd's and bash's, .NET's Delete and reg delete.
+var forbiddenWords = [26][]ruleWord{
+	'b' - 'a': {{"bcdedit", wBcdedit}},
+	'c' - 'a': {{"cipher", wCipher}, {"clear-disk", wDiskCmdlet},
+		{"clear-item", wVerb}, {"cli", wVerb}, {"clear-itemproperty", wVerb}, {"clp", wVerb}},
+	'd' - 'a': {{"diskpart", wDiskpart}, {"del", wVerb}, {"deltree", wVerb}, {"delete", wVerb}},
+	'e' - 'a': {{"erase", wVerb}},
+	'f' - 'a': {{"format", wFormat}, {"format-volume", wDiskCmdlet}},
+	'g' - 'a': {{"getfolderpath", wFolderPath}},
+	'h' - 'a': {{"hklm", wRegistry}, {"hkey_local_machine", wRegistry}, {"hkcr", wRegistry},
+		{"hkey_classes_root", wRegistry}, {"hkcc", wRegistry}, {"hkey_current_config", wRegistry}},
+	'm' - 'a': {{"move-item", wVerb}, {"mi", wVerb}, {"mv", wVerb}, {"move", wVerb}},
+	'r' - 'a': {{"remove-partition", wDiskCmdlet}, {"remove-item", wVerb}, {"ri", wVerb},
+		{"rm", wVerb}, {"rmdir", wVerb}, {"rd", wVerb}, {"remove-itemproperty", wVerb}, {"rp", wVerb},
+		{"rename-item", wVerb}, {"rni", wVerb}, {"ren", wVerb}, {"rename", wVerb}},
+	's' - 'a': {{"shred", wVerb}, {"sdelete", wVerb}, {"sdelete64", wVerb}, {"systemdirectory", wSysDir}},
+	'u' - 'a': {{"unlink", wVerb}},
 }
 
 // wordAt reports whether v holds w at i followed by a word boundary (the caller checks
@@ -114,9 +108,9 @@ func scanView(v []byte) string {
 		if c < 'a' || c > 'z' || i > 0 && isWord(v[i-1]) {
 			continue
 		}
-		for k := range forbiddenWords {
-			w := &forbiddenWords[k]
-			if w.s[0] != c || !wordAt(v, i, w.s) {
+		for k := range forbiddenWords[c-'a'] {
+			w := &forbiddenWords[c-'a'][k]
+			if !wordAt(v, i, w.s) {
 				continue
 			}
 			switch w.kind {
@@ -209,18 +203,20 @@ const (
 // UNC prefixes, admin shares and environment variables (docs/safety/shell-classifier.md).
 func protectedPath(v []byte) bool {
 	var kinds []uint8
+	unclosed := false
 	for i := 0; i < len(v); {
 		for i < len(v) && isPathTerm(v, i) {
 			i++
 		}
 		j := i
 		for j < len(v) && !isPathTerm(v, j) {
-			if v[j] == '$' && j+1 < len(v) && v[j+1] == '{' {
+			if v[j] == '$' && j+1 < len(v) && v[j+1] == '{' && !unclosed {
 				// ${env:windir} stays one word.
 				if k := bytes.IndexByte(v[j:], '}'); k > 0 {
 					j += k + 1
 					continue
 				}
+				unclosed = true // no } in the rest: stop looking (linear time)
 			}
 			j++
 		}
@@ -412,29 +408,87 @@ func matchesName(c []byte, name string) bool {
 	return globMatch(c, name)
 }
 
-// globMatch matches pattern p (any case) against the lower-case name s. It is the
-// classic single-backtrack wildcard algorithm, O(len(p)·len(s)).
+// globMatch matches pattern p (any case) against the lower-case name s, with * ? and
+// [set] as PowerShell, cmd and bash expand them. The pattern is first cut into
+// elements (runs of * collapsed, each [set] located once); a pattern with more
+// single-character elements than s has letters cannot match, so at most len(s)+1 of
+// them are read and the whole match is linear in len(p).
 func globMatch(p []byte, s string) bool {
-	px, sx := 0, 0
-	starPx, starSx := -1, 0
-	for px < len(p) || sx < len(s) {
-		if px < len(p) {
-			if p[px] == '*' {
-				starPx, starSx = px, sx
-				px++
-				continue
+	elems := make([]globElem, 0, 2*len(s)+1)
+	single := 0
+	for i := 0; i < len(p); {
+		e := globElem{kind: p[i]}
+		switch p[i] {
+		case '*':
+			for i < len(p) && p[i] == '*' {
+				i++
 			}
-			if sx < len(s) {
-				if ok, w := matchOne(p[px:], s[sx]); ok {
-					px += w
-					sx++
-					continue
-				}
+		case '?':
+			i++
+		case '[':
+			if end := classEnd(p, i); end > 0 {
+				e.set = p[i+1 : end]
+				i = end + 1
+				break
+			}
+			e.kind = 0 // an unclosed [ is literal
+			fallthrough
+		default:
+			e.lit = lc(p[i])
+			i++
+		}
+		if e.kind != '*' {
+			if single++; single > len(s) {
+				return false
 			}
 		}
-		if starPx >= 0 && starSx < len(s) {
+		elems = append(elems, e)
+	}
+	return matchElems(elems, s)
+}
+
+type globElem struct {
+	kind byte   // '*', '?', '[' or 0 (a literal)
+	lit  byte   // the literal, lower case
+	set  []byte // the bracket's contents
+}
+
+// classEnd is the index of the ] closing the [ at p[i], or 0. A ] right after [ or
+// [! is part of the set.
+func classEnd(p []byte, i int) int {
+	j := i + 1
+	if j < len(p) && (p[j] == '!' || p[j] == '^') {
+		j++
+	}
+	if j < len(p) && p[j] == ']' {
+		j++
+	}
+	if k := bytes.IndexByte(p[j:], ']'); k >= 0 {
+		return j + k
+	}
+	return 0
+}
+
+// matchElems is the single-backtrack wildcard algorithm over elements.
+func matchElems(es []globElem, s string) bool {
+	ex, sx := 0, 0
+	starEx, starSx := -1, 0
+	for ex < len(es) || sx < len(s) {
+		if ex < len(es) {
+			if es[ex].kind == '*' {
+				starEx, starSx = ex, sx
+				ex++
+				continue
+			}
+			if sx < len(s) && es[ex].matches(s[sx]) {
+				ex++
+				sx++
+				continue
+			}
+		}
+		if starEx >= 0 && starSx < len(s) {
 			starSx++
-			px, sx = starPx+1, starSx
+			ex, sx = starEx+1, starSx
 			continue
 		}
 		return false
@@ -442,33 +496,25 @@ func globMatch(p []byte, s string) bool {
 	return true
 }
 
-// matchOne matches one name byte against the pattern element at the start of p: '?',
-// a [set] with ranges and ! or ^ negation, or a literal (an unclosed '[' is literal).
-func matchOne(p []byte, b byte) (bool, int) {
-	switch p[0] {
+func (e *globElem) matches(b byte) bool {
+	switch e.kind {
 	case '?':
-		return true, 1
+		return true
 	case '[':
-		i := 1
-		neg := i < len(p) && (p[i] == '!' || p[i] == '^')
-		if neg {
-			i++
+		set, neg := e.set, false
+		if len(set) > 0 && (set[0] == '!' || set[0] == '^') {
+			set, neg = set[1:], true
 		}
-		start := i
 		hit := false
-		for ; i < len(p); i++ {
-			if p[i] == ']' && i > start {
-				return hit != neg, i + 1
-			}
-			lo, hi := lc(p[i]), lc(p[i])
-			if i+2 < len(p) && p[i+1] == '-' && p[i+2] != ']' {
-				hi = lc(p[i+2])
+		for i := 0; i < len(set) && !hit; i++ {
+			lo, hi := lc(set[i]), lc(set[i])
+			if i+2 < len(set) && set[i+1] == '-' {
+				hi = lc(set[i+2])
 				i += 2
 			}
-			if lo <= b && b <= hi {
-				hit = true
-			}
+			hit = lo <= b && b <= hi
 		}
+		return hit != neg
 	}
-	return lc(p[0]) == b, 1
+	return e.lit == b
 }

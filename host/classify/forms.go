@@ -3,6 +3,7 @@ package classify
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/windows-dev-agent/wda/tools"
 )
@@ -75,7 +76,7 @@ func gitForm(args []word) (tools.Class, string) {
 	switch verb {
 	case "status", "log", "diff", "show":
 	default:
-		return tools.ApprovalRequired, fmt.Sprintf("git %s is not a subcommand the shell classifier knows to be read-only", args[0].v)
+		return tools.ApprovalRequired, fmt.Sprintf("git %s is not a subcommand the shell classifier knows to be read-only", clip(args[0].v))
 	}
 	dashdash := false
 	for _, a := range args[1:] {
@@ -130,7 +131,7 @@ const getDenied = "|get-credential|get-windowsupdatelog|"
 // prefix abbreviates them) or open windows (Get-Help -Online, -ShowWindow).
 func cmdletForm(name, display string, args []word) (tools.Class, string) {
 	if in(getDenied, name) {
-		return tools.ApprovalRequired, display + " is not treated as read-only (it prompts or writes)"
+		return tools.ApprovalRequired, clip(display) + " is not treated as read-only (it prompts or writes)"
 	}
 	for _, a := range args {
 		if a.quoted || !strings.HasPrefix(a.v, "-") || a.v == "-" || a.v == "--" {
@@ -138,7 +139,7 @@ func cmdletForm(name, display string, args []word) (tools.Class, string) {
 		}
 		p, _, _ := strings.Cut(strings.ToLower(a.v[1:]), ":")
 		if strings.Trim(p, "abcdefghijklmnopqrstuvwxyz0123456789") != "" || p == "" {
-			return tools.ApprovalRequired, fmt.Sprintf("%s parameter %s is not understood", display, a.v)
+			return tools.ApprovalRequired, fmt.Sprintf("%s parameter %s is not understood", clip(display), clip(a.v))
 		}
 		if setsVariable(p) || name == "get-help" && (prefixOf(p, "online", 2) || prefixOf(p, "showwindow", 2)) {
 			return tools.ApprovalRequired, notListed(display, a.v, "read-only")
@@ -311,11 +312,24 @@ var (
 func isOption(v string) bool { return len(v) > 1 && v[0] == '-' }
 
 func notListed(display, opt, class string) string {
-	return fmt.Sprintf("%s option %s is not on the shell classifier's %s list", display, opt, class)
+	return fmt.Sprintf("%s option %s is not on the shell classifier's %s list", clip(display), clip(opt), class)
 }
 
 func unquotedGlob(a word) string {
-	return fmt.Sprintf("the unquoted wildcard %s (the shell may expand it into options)", a.v)
+	return fmt.Sprintf("the unquoted wildcard %s (the shell may expand it into options)", clip(a.v))
+}
+
+// clip keeps a piece of the command short enough for a hook message.
+func clip(s string) string {
+	const max = 60
+	if len(s) <= max {
+		return s
+	}
+	i := max
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
 }
 
 // check holds args (after the command name) to t.
@@ -390,7 +404,7 @@ func understand(cmd string) (tools.Class, string) {
 	if ws[0].quoted || ws[0].glob {
 		return tools.ApprovalRequired, "the command name is quoted or a wildcard"
 	}
-	display, name, args := ws[0].v, strings.ToLower(ws[0].v), ws[1:]
+	display, name, args := clip(ws[0].v), strings.ToLower(ws[0].v), ws[1:]
 	if len(args) == 1 && !args[0].quoted && in(versionTools, name) {
 		if v := strings.ToLower(args[0].v); v == "--version" || v == "-version" {
 			return tools.ReadOnly, display + " " + args[0].v + " only prints a version"
@@ -425,5 +439,5 @@ func understand(cmd string) (tools.Class, string) {
 	if noun, ok := strings.CutPrefix(name, "get-"); ok && noun != "" && strings.Trim(noun, "abcdefghijklmnopqrstuvwxyz0123456789") == "" {
 		return cmdletForm(name, display, args)
 	}
-	return tools.ApprovalRequired, fmt.Sprintf("%s is not a command the shell classifier knows to be read-only or reversible", display)
+	return tools.ApprovalRequired, fmt.Sprintf("%s is not a command the shell classifier knows to be read-only or reversible", clip(display))
 }

@@ -8,8 +8,8 @@ import (
 )
 
 // MaxCommandBytes is the longest command line the shell classifier analyses in full.
-// A longer one is still searched for the forbidden rules (one linear pass per view),
-// and is otherwise approval-required. No command a person or an agent types is this
+// A longer one gets one pass of the forbidden rules over its raw text (no normalised
+// views, no payload decoding) and is otherwise approval-required. No command a person or an agent types is this
 // long; a script this size belongs in a file (docs/safety/shell-classifier.md, "Limits").
 const MaxCommandBytes = 64 << 10
 
@@ -21,20 +21,26 @@ func Shell(cmd string) tools.Class {
 
 // Explain classifies one Bash or PowerShell command line and says why, in a sentence
 // fit for a hook message. The rules, in order (docs/safety/shell-classifier.md):
-//  1. forbidden, if any forbidden rule matches any normalised view of the command or
+//  1. longer than MaxCommandBytes: forbidden if a forbidden rule matches its raw text,
+//     else approval-required;
+//  2. forbidden, if any forbidden rule matches any normalised view of the command or
 //     of a base64 payload inside it;
-//  2. approval-required, if the command is longer than MaxCommandBytes;
 //  3. read-only or reversible only if the whole command is one of the forms the
 //     classifier understands completely (and names none of the approval patterns);
 //  4. otherwise approval-required.
 //
 // It reads nothing but cmd: no files, no environment.
 func Explain(cmd string) (tools.Class, string) {
+	if len(cmd) > MaxCommandBytes {
+		// One pass over the raw text keeps everything the old patterns forbade
+		// forbidden; the normalised views and payloads are left unread.
+		if why := scanView(fold(cmd)); why != "" {
+			return tools.Forbidden, why
+		}
+		return tools.ApprovalRequired, fmt.Sprintf("the command is %d bytes, longer than the %d bytes the shell classifier analyses", len(cmd), MaxCommandBytes)
+	}
 	if why := forbidden(cmd); why != "" {
 		return tools.Forbidden, why
-	}
-	if len(cmd) > MaxCommandBytes {
-		return tools.ApprovalRequired, fmt.Sprintf("the command is %d bytes, longer than the %d bytes the shell classifier analyses", len(cmd), MaxCommandBytes)
 	}
 	class, why := understand(cmd)
 	if class == tools.ApprovalRequired {

@@ -235,3 +235,15 @@ func TestCommandLimit(t *testing.T) {
 		t.Errorf("forbidden over the limit: %s", c)
 	}
 }
+
+// Each forbidden word sits under its first letter (scanView looks only there).
+func TestForbiddenWordsIndexed(t *testing.T) {
+	t.Parallel()
+	for i, ws := range forbiddenWords {
+		for _, w := range ws {
+			if w.s[0] != byte('a'+i) || w.s != strings.ToLower(w.s) {
+				t.Errorf("%q is under %c", w.s, 'a'+i)
+			}
+		}
+	}
+}
