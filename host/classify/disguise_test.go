@@ -252,7 +252,7 @@ var holes = []string{
 	"git diff '--output=x'", "git diff --ext-diff", "git log -p --textconv", "git log --show-signature",
 	"git -c core.pager=rm log", "git -C .. status", "git --git-dir=x status", "git status --frobnicate",
 	"git log -O/etc/passwd", "git diff *", "git log `x`", "git log $X", "git log > x", "git status 2>x",
-	`git diff \--output=x`, "git show HEAD --output=x", "git blame x", "git status -x",
+	`git diff \--output=x`, "git show HEAD --output=x", "git blame x", "git status -x", "git diff ^--output=x", "git diff %X%",
 	// PowerShell constructs
 	"Get-Item (Remove-Item x)", "Get-ChildItem $(rm x)", "Get-Item @(x)", "Get-Content -Path $env:X",
 	"Get-Item -OutVariable x", "Get-Item x -ov y", "Get-Item x -outv y", "Get-Item x -PipelineVariable p",

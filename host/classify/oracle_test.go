@@ -3,6 +3,7 @@ package classify
 import (
 	"regexp"
 	"sync"
+	"testing"
 
 	"github.com/windows-dev-agent/wda/tools"
 )
@@ -10,7 +11,9 @@ import (
 // The shell classifier as it was before the hand-written matcher: four regular
 // expressions and the Dynamic check. It is kept only as the oracle of
 // FuzzShellDifferential: the new classifier may only tighten it (docs/safety/shell-classifier.md).
-var oracleRules = sync.OnceValue(func() [4]*regexp.Regexp {
+var oracleRules = sync.OnceValue(oracleRules0)
+
+func oracleRules0() [4]*regexp.Regexp {
 	return [4]*regexp.Regexp{
 		regexp.MustCompile(`(?is)` +
 			`\bformat\s+[a-z]:` +
@@ -42,7 +45,7 @@ var oracleRules = sync.OnceValue(func() [4]*regexp.Regexp {
 			`|(?:cargo|go|dotnet)\s+test\b` +
 			`|dotnet\s+build\b)`),
 	}
-})
+}
 
 // oracleShell is the old Shell, first match wins.
 func oracleShell(cmd string) tools.Class {
@@ -75,4 +78,12 @@ func rank(c tools.Class) int {
 		return 3
 	}
 	return -1
+}
+
+// BenchmarkOracleCompile is what every hook process that classified a shell command
+// paid before the hand-written matcher: compiling the four expressions.
+func BenchmarkOracleCompile(b *testing.B) {
+	for b.Loop() {
+		oracleRules0()
+	}
 }

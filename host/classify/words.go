@@ -76,6 +76,8 @@ func splitWords(cmd string) ([]word, string) {
 				return nil, "@ at the start of a word (splatting, an array or a response file)"
 			case i == start && c == '\\':
 				return nil, "a backslash at the start of a word (an escape in bash)"
+			case i == start && (c == '^' || c == '%'):
+				return nil, "^ or % at the start of a word (an escape or a variable in cmd)"
 			case c == '*' || c == '?' || c == '[' || c == ']':
 				w.glob = true
 			}
