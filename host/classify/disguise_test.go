@@ -115,6 +115,9 @@ var disguises = []struct{ cmd, what string }{
 	{`cipher /e /w:C:\`, "another switch first"},
 	{`cipher "/w:C:\"`, "quoted switch"},
 	{`cipher   /W:C:\x`, "several spaces"},
+	{`cipher/w:C:\`, "switch attached to the name (cmd)"},
+	{`cipher.exe/w:C:\`, "switch attached to the extension"},
+	{"format/q C:", "switch attached to the name (cmd)"},
 	// encoded commands: -EncodedCommand and its abbreviations, payload forms
 	{"powershell -enc " + enc("diskpart"), "-enc"},
 	{"powershell -EncodedCommand " + enc("format C:"), "-EncodedCommand"},

@@ -92,6 +92,7 @@ func hasFold(v []byte, i int, s string) bool {
 // the first that matches, or "".
 func scanView(v []byte) string {
 	var verb, registry, sysPath, cipher bool
+	cipherEnd := -1 // where the last cipher[.exe] word ends: cmd reads cipher/w: too
 	for i := 0; i < len(v); i++ {
 		c := lc(v[i])
 		// The two targets of the old rule match without word boundaries.
@@ -101,7 +102,7 @@ func scanView(v []byte) string {
 		if c == 'c' && hasFold(v, i, `c:\windows\system32`) {
 			sysPath = true
 		}
-		if cipher && (c == '/' || c == '-') && i > 0 && isSpace(v[i-1]) && i+1 < len(v) && lc(v[i+1]) == 'w' &&
+		if cipher && (c == '/' || c == '-') && i > 0 && (isSpace(v[i-1]) || i == cipherEnd) && i+1 < len(v) && lc(v[i+1]) == 'w' &&
 			(i+2 == len(v) || v[i+2] == ':' || isSpace(v[i+2])) {
 			return reasonCipher
 		}
@@ -125,7 +126,7 @@ func scanView(v []byte) string {
 					return reasonFormat
 				}
 			case wCipher:
-				cipher = true
+				cipher, cipherEnd = true, extEnd(v, i+len(w.s))
 			case wVerb:
 				verb = true
 			case wRegistry:
@@ -150,15 +151,12 @@ func scanView(v []byte) string {
 }
 
 // formatsDrive reads what follows the word format at j: an optional .com/.exe/.bat/
-// .cmd, white space, at most eight switches, then a drive letter and ':' or a volume
-// path (\\?\…, \\.\…). The switch limit keeps the rule linear.
+// .cmd, white space or a switch, at most eight switches, then a drive letter and ':'
+// or a volume path (\\?\…, \\.\…). The switch limit keeps the rule linear.
 func formatsDrive(v []byte, j int) bool {
-	if j+4 <= len(v) && v[j] == '.' && (hasFold(v, j, ".com") || hasFold(v, j, ".exe") || hasFold(v, j, ".bat") || hasFold(v, j, ".cmd")) &&
-		(j+4 == len(v) || !isWord(v[j+4])) {
-		j += 4
-	}
-	if j >= len(v) || !isSpace(v[j]) {
-		return false
+	j = extEnd(v, j)
+	if j >= len(v) || !isSpace(v[j]) && v[j] != '/' {
+		return false // cmd reads format/q C: as format /q C:
 	}
 	for n := 0; ; n++ {
 		for j < len(v) && isSpace(v[j]) {
@@ -178,6 +176,15 @@ func formatsDrive(v []byte, j int) bool {
 		return true
 	}
 	return hasFold(v, j, `\\?\`) || hasFold(v, j, `\\.\`)
+}
+
+// extEnd skips an executable extension (.com .exe .bat .cmd) at j.
+func extEnd(v []byte, j int) int {
+	if j+4 <= len(v) && v[j] == '.' && (hasFold(v, j, ".com") || hasFold(v, j, ".exe") || hasFold(v, j, ".bat") || hasFold(v, j, ".cmd")) &&
+		(j+4 == len(v) || !isWord(v[j+4])) {
+		return j + 4
+	}
+	return j
 }
 
 // folderPathProtected: GetFolderPath followed, after at most 16 bytes of punctuation,
