@@ -227,7 +227,7 @@ func protectedPath(v []byte) bool {
 			}
 			j++
 		}
-		if j > i {
+		if j > i && mayBeRooted(v[i:j]) {
 			var hit bool
 			if kinds, hit = pathHits(v[i:j], kinds[:0]); hit {
 				return true
@@ -236,6 +236,12 @@ func protectedPath(v []byte) bool {
 		i = j
 	}
 	return false
+}
+
+// mayBeRooted is a quick test that p can reach a root in pathHits: it needs a
+// separator, a drive or stream colon, a variable or share sign, or a device name.
+func mayBeRooted(p []byte) bool {
+	return bytes.IndexAny(p, `\/:$%!`) >= 0 || hasFold(p, 0, "harddiskvolume") || hasFold(p, 0, "volume{")
 }
 
 func isPathTerm(v []byte, i int) bool {
@@ -400,19 +406,28 @@ func envName(c []byte) string {
 // the name itself, a wildcard pattern matching it (* ? [set], as PowerShell, cmd and
 // bash expand them) or an 8.3 short name (SYSTEM~1).
 func matchesName(c []byte, name string) bool {
-	if t := bytes.IndexByte(c, '~'); t >= 1 && t <= 6 && t+1 < len(c) && t <= len(name) {
-		short := true
-		for _, b := range c[t+1:] {
-			short = short && '0' <= b && b <= '9'
-		}
-		for k := 0; short && k < t; k++ {
-			short = lc(c[k]) == name[k]
-		}
-		if short {
+	if bytes.IndexAny(c, "*?[") < 0 {
+		if eqFold(c, name) {
 			return true
 		}
+	} else if globMatch(c, name) {
+		return true
 	}
-	return globMatch(c, name)
+	t := bytes.IndexByte(c, '~')
+	if t < 1 || t > 6 || t+1 >= len(c) || t > len(name) {
+		return false
+	}
+	for _, b := range c[t+1:] {
+		if b < '0' || b > '9' {
+			return false
+		}
+	}
+	for k := 0; k < t; k++ {
+		if lc(c[k]) != name[k] {
+			return false
+		}
+	}
+	return true // an 8.3 name: up to six letters of the name, ~, digits
 }
 
 // globMatch matches pattern p (any case) against the lower-case name s, with * ? and
@@ -421,8 +436,8 @@ func matchesName(c []byte, name string) bool {
 // single-character elements than s has letters cannot match, so at most len(s)+1 of
 // them are read and the whole match is linear in len(p).
 func globMatch(p []byte, s string) bool {
-	elems := make([]globElem, 0, 2*len(s)+1)
-	single := 0
+	var buf [24]globElem // names are at most nine letters: at most 19 elements
+	elems, single := buf[:0], 0
 	for i := 0; i < len(p); {
 		e := globElem{kind: p[i]}
 		switch p[i] {

@@ -31,22 +31,24 @@ func Shell(cmd string) tools.Class {
 //
 // It reads nothing but cmd: no files, no environment.
 func Explain(cmd string) (tools.Class, string) {
+	raw := fold(cmd)
 	if len(cmd) > MaxCommandBytes {
 		// One pass over the raw text keeps everything the old patterns forbade
 		// forbidden; the normalised views and payloads are left unread.
-		if why := scanView(fold(cmd)); why != "" {
+		if why := scanView(raw); why != "" {
 			return tools.Forbidden, why
 		}
 		return tools.ApprovalRequired, fmt.Sprintf("the command is %d bytes, longer than the %d bytes the shell classifier analyses", len(cmd), MaxCommandBytes)
 	}
-	if why := forbidden(cmd); why != "" {
+	budget := 2*len(cmd) + 1024 // decoded payloads share it: linear in len(cmd)
+	if why := detect(cmd, raw, 0, &budget); why != "" {
 		return tools.Forbidden, why
 	}
 	class, why := understand(cmd)
 	if class == tools.ApprovalRequired {
 		return class, why
 	}
-	if w := approvalWords(cmd); w != "" {
+	if w := approvalWords(raw); w != "" {
 		return tools.ApprovalRequired, fmt.Sprintf("it contains %q, which needs approval", w)
 	}
 	return class, why
@@ -62,17 +64,11 @@ func Dynamic(cmd string) bool {
 // maxDecodeDepth bounds base64 payloads inside base64 payloads.
 const maxDecodeDepth = 3
 
-// forbidden returns the reason of the first forbidden rule that matches cmd, or "".
-// Decoded payloads share one budget of twice the command's length (plus a little),
-// so the whole search stays linear in len(cmd).
-func forbidden(cmd string) string {
-	budget := 2*len(cmd) + 1024
-	return detect(cmd, 0, &budget)
-}
-
-func detect(s string, depth int, budget *int) string {
+// detect returns the reason of the first forbidden rule that matches any view of s
+// (v is fold(s)), or "". Decoded payloads are classified again, depth levels deep at
+// most, while the shared budget of decoded bytes lasts.
+func detect(s string, v []byte, depth int, budget *int) string {
 	// The raw text, folded: a superset of the old patterns' matches.
-	v := fold(s)
 	if why := scanView(v); why != "" {
 		return why
 	}
@@ -113,7 +109,7 @@ func detect(s string, depth int, budget *int) string {
 				continue
 			}
 			*budget -= len(text)
-			if w := detect(text, depth+1, budget); w != "" {
+			if w := detect(text, fold(text), depth+1, budget); w != "" {
 				why = w + " (in a base64-encoded payload)"
 				return true
 			}

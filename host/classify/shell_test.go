@@ -237,8 +237,9 @@ func TestCommandLimit(t *testing.T) {
 	}
 }
 
-// Each forbidden word sits under its first letter (scanView looks only there).
-func TestForbiddenWordsIndexed(t *testing.T) {
+// Each forbidden word and approval pattern sits under its first letter (the scanners
+// look only there), and the approval table still holds all 69 patterns of the old rule.
+func TestTablesIndexed(t *testing.T) {
 	t.Parallel()
 	for i, ws := range forbiddenWords {
 		for _, w := range ws {
@@ -246,5 +247,17 @@ func TestForbiddenWordsIndexed(t *testing.T) {
 				t.Errorf("%q is under %c", w.s, 'a'+i)
 			}
 		}
+	}
+	n := 0
+	for i, ps := range approvalPatterns {
+		for _, p := range ps {
+			n++
+			if p[0] != byte('a'+i) || p != strings.ToLower(p) {
+				t.Errorf("%q is under %c", p, 'a'+i)
+			}
+		}
+	}
+	if n != 69 {
+		t.Errorf("%d approval patterns, want 69", n)
 	}
 }

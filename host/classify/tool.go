@@ -103,5 +103,5 @@ func Decide(specs Specs, catalog tools.CatalogLookup, toolName string, input map
 		input = map[string]any{}
 	}
 	c := sp.Classes.Of(tools.Args(input), catalog)
-	return c, fmt.Sprintf("%s classifies this call as %s", sp.Name, c)
+	return c, fmt.Sprintf("%s declares this class for these arguments", sp.Name)
 }

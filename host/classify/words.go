@@ -21,7 +21,6 @@ func splitWords(cmd string) ([]word, string) {
 		return nil, "a command list, pipe, redirection, backtick or substitution (; & | < > ` $( @( or a line break)"
 	}
 	var ws []word
-	var b strings.Builder
 	for i := 0; ; {
 		for i < len(cmd) && (cmd[i] == ' ' || cmd[i] == '\t') {
 			i++
@@ -31,7 +30,6 @@ func splitWords(cmd string) ([]word, string) {
 		}
 		start := i
 		var w word
-		b.Reset()
 		for i < len(cmd) && cmd[i] != ' ' && cmd[i] != '\t' {
 			c := cmd[i]
 			switch {
@@ -53,7 +51,7 @@ func splitWords(cmd string) ([]word, string) {
 						return nil, "a character inside quotes that bash and PowerShell read differently"
 					}
 				}
-				b.WriteString(body)
+				w.v = cmd[start:i] + body // the bare --name= before the quote, if any
 				w.quoted = true
 				i += end + 2
 				if i < len(cmd) && cmd[i] != ' ' && cmd[i] != '\t' {
@@ -81,10 +79,11 @@ func splitWords(cmd string) ([]word, string) {
 			case c == '*' || c == '?' || c == '[' || c == ']':
 				w.glob = true
 			}
-			b.WriteByte(c)
 			i++
 		}
-		w.v = b.String()
+		if !w.quoted {
+			w.v = cmd[start:i]
+		}
 		if w.v == "--%" && !w.quoted {
 			return nil, "--% (PowerShell's stop-parsing token)"
 		}

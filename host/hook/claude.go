@@ -12,8 +12,8 @@ import (
 
 // Reasons shown by the Claude gate: to Claude for deny, to the user for ask.
 const (
-	claudeDenyReason  = "Windows Dev Agent blocked a forbidden action (safety_class=forbidden: %s). Do not retry it or work around it: change the task boundary with the user instead."
-	claudeAskReason   = "Windows Dev Agent classifies this call as %s (%s): confirm that it should run."
+	claudeDenyReason  = "Windows Dev Agent blocked a forbidden action: %s (safety_class=forbidden). Do not retry it or work around it: change the task boundary with the user instead."
+	claudeAskReason   = "Windows Dev Agent classifies this call as %s: %s. Confirm that it should run."
 	claudeLargeReason = "Windows Dev Agent did not classify this call: its hook event is larger than %d bytes, the limit of what the hook reads, so it counts as approval-required: confirm that it should run."
 	parseDenyReason   = "Windows Dev Agent could not read the hook event (%v); denying because the call cannot be classified."
 	panicDenyReason   = "Windows Dev Agent hit an internal error while classifying this call; denying because it cannot be classified."
