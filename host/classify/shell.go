@@ -61,6 +61,8 @@ func Dynamic(cmd string) bool {
 	return strings.ContainsAny(cmd, ";\r\n|&<>`") || strings.Contains(cmd, "$(") || strings.Contains(cmd, "@(")
 }
 
+const inPayload = " (in a base64-encoded payload)"
+
 // maxDecodeDepth bounds base64 payloads inside base64 payloads.
 const maxDecodeDepth = 3
 
@@ -110,7 +112,10 @@ func detect(s string, v []byte, depth int, budget *int) string {
 			}
 			*budget -= len(text)
 			if w := detect(text, fold(text), depth+1, budget); w != "" {
-				why = w + " (in a base64-encoded payload)"
+				why = w
+				if !strings.HasSuffix(w, inPayload) {
+					why += inPayload
+				}
 				return true
 			}
 		}
