@@ -16,7 +16,9 @@ import (
 
 // Texts of the Codex hooks (hosts.md §2.4, §2.5).
 const (
-	codexForbiddenReason  = "Windows Dev Agent blocked a forbidden action (safety_class=forbidden). Do not retry it or work around it: change the task boundary with the user instead."
+	codexForbiddenReason  = "Windows Dev Agent blocked a forbidden action: %s (safety_class=forbidden). Do not retry it or work around it: change the task boundary with the user instead."
+	codexLargeReason      = "Windows Dev Agent blocked this call unclassified: its hook event is larger than %d bytes, the limit of what the hook reads."
+	codexLargeContext     = "windows-dev-agent host=codex event_limit=exceeded"
 	codexForbiddenContext = "windows-dev-agent host=codex safety_class=forbidden"
 	codexScopeReason      = "Windows Dev Agent blocked a project-scope escape: %v"
 	codexScopeContext     = "windows-dev-agent host=codex project_scope=denied"
@@ -27,16 +29,19 @@ const (
 // nothing and Codex's own approval decides. It never answers allow or ask.
 func codexPreToolUse(c *call, stdin io.Reader) any {
 	ev, err := readEvent(stdin)
+	if errors.Is(err, errEventTooLarge) {
+		return preToolUse(audit.DecisionDeny, fmt.Sprintf(codexLargeReason, maxEventBytes), codexLargeContext)
+	}
 	if err != nil {
 		return preToolUse(audit.DecisionDeny, fmt.Sprintf(parseDenyReason, err), "")
 	}
 	tool, input := ev.str("tool_name"), ev.toolInput()
-	class := c.classify(tool, input)
+	class, why := classify.Decide(c.specs, c.catalog, tool, input)
 	var out any
 	decision := audit.DecisionHostDefault
 	if class == tools.Forbidden {
 		decision = audit.DecisionDeny
-		out = preToolUse(decision, codexForbiddenReason, codexForbiddenContext)
+		out = preToolUse(decision, fmt.Sprintf(codexForbiddenReason, why), codexForbiddenContext)
 	} else if sp, ok := c.specs.Find(tool); ok && sp.ProjectArg != "" {
 		if err := projectScopeError(ev["cwd"], sp.ProjectArg, input); err != nil {
 			decision = audit.DecisionDeny
