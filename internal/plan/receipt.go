@@ -39,8 +39,8 @@ func FromReceipt(r proc.Receipt) *Receipt {
 	}
 }
 
-// Merge is the status of a result that ran r, merged the way the reference merges
-// result maps: the receipt's error and execution_started, then a non-empty err over it.
+// Merge is the status of a result that ran r: the receipt's error and execution_started,
+// then a non-empty err over it (docs/tools/capability_run.md, "Output").
 func Merge(status, err string, r proc.Receipt) tools.Status {
 	s := tools.Status{Status: status, Error: r.Error, ExecutionStarted: r.ExecutionStarted}
 	if err != "" {

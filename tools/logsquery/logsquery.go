@@ -97,7 +97,7 @@ func Query(dataDir string, lastN int, filter string) (Out, error) {
 	if dataDir == "" {
 		return Out{}, errors.New("no data directory is configured")
 	}
-	all, _ := audit.Read(dataDir) // unreadable history is empty history (§4.6)
+	all, _ := audit.Read(dataDir) // unreadable is empty (docs/audit.md, "Reading")
 	var matched []map[string]any
 	for _, ev := range all {
 		if match(ev) {

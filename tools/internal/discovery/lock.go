@@ -8,8 +8,9 @@ import (
 	"time"
 )
 
-// Lock parameters (discovery.md §3.5): an exclusive 1-byte range lock on
-// environment.lock, tried non-blocking and polled every 10 ms for up to 5 s.
+// Lock parameters (docs/discovery.md, "Locking"): an exclusive lock on environment.lock
+// (a 1-byte range lock on Windows, flock elsewhere), tried non-blocking and polled every
+// 10 ms for up to 5 s.
 const (
 	lockFileName = "environment.lock"
 	lockTimeout  = 5 * time.Second
