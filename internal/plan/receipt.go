@@ -7,7 +7,7 @@ import (
 
 // Receipt is the runner receipt (docs/process-runner.md) as a tool result merges it. It leaves
 // out argv (the result carries its own, the same list), and execution_started and
-// error, which every result already has through runtime.Status; Merge fills those.
+// error, which every result already has through tools.Status; Merge fills those.
 // Embed it as a pointer so results of calls that ran nothing carry none of it.
 type Receipt struct {
 	Succeeded               bool   `json:"succeeded"`

@@ -29,7 +29,7 @@ import (
 // In is the input of ecosystem_scan.
 type In struct {
 	Cwd             string `json:"cwd,omitempty" jsonschema:"description=Project directory (default: the active project)."`
-	IncludeHost     bool   `json:"include_host,omitempty" jsonschema:"default=false,description=Also read user-level extensions, plugins and MCP configs."`
+	IncludeHost     bool   `json:"include_host,omitempty" jsonschema:"default=false,description=Also read user-level extensions\\, plugins and MCP configs."`
 	IncludePackages bool   `json:"include_packages,omitempty" jsonschema:"default=false,description=Also list installed WinGet packages (requires include_host)."`
 }
 

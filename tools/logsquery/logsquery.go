@@ -47,8 +47,8 @@ type In struct {
 // Out is the result of logs_query.
 type Out struct {
 	tools.Status
-	Events  []Event `json:"events,omitzero" jsonschema:"description=The last last_n matching events, oldest first."`
-	Matched int     `json:"matched" jsonschema:"description=How many retained events matched the filter, before truncation to last_n."`
+	Events  []Event `json:"events,omitzero" jsonschema:"description=The last last_n matching events\\, oldest first."`
+	Matched int     `json:"matched" jsonschema:"description=How many retained events matched the filter\\, before truncation to last_n."`
 	Scope   string  `json:"scope,omitzero" jsonschema:"enum=persistent_history,description=Always persistent_history: the bounded log and its one rotated predecessor."`
 }
 

@@ -20,7 +20,7 @@ import (
 // In is the input of mcp_audit.
 type In struct {
 	Cwd         string `json:"cwd,omitempty" jsonschema:"description=Project directory (default: the active project)."`
-	IncludeHost bool   `json:"include_host,omitempty" jsonschema:"default=false,description=Also read user-level Claude (and on Codex, Codex) MCP configs."`
+	IncludeHost bool   `json:"include_host,omitempty" jsonschema:"default=false,description=Also read user-level Claude (and on Codex\\, Codex) MCP configs."`
 	ConfigPath  string `json:"config_path,omitempty" jsonschema:"description=One more config file to audit (~ expanded; relative to the project; .toml is read as a Codex config)."`
 }
 

@@ -28,7 +28,7 @@ import (
 
 // In is the input of package_install.
 type In struct {
-	PackageID string `json:"package_id" jsonschema:"required,minLength=1,maxLength=256,pattern=^[A-Za-z0-9][A-Za-z0-9._+-]*$,description=Exact package id (letters, digits, . _ + -)."`
+	PackageID string `json:"package_id" jsonschema:"required,minLength=1,maxLength=256,pattern=^[A-Za-z0-9][A-Za-z0-9._+-]*$,description=Exact package id (letters\\, digits\\, . _ + -)."`
 	Source    string `json:"source,omitempty" jsonschema:"enum=winget,enum=chocolatey,enum=scoop,default=winget,description=Package manager to install with."`
 	Execute   bool   `json:"execute,omitempty" jsonschema:"default=false,description=false returns the plan; true runs the reviewed plan."`
 	tools.Identity
