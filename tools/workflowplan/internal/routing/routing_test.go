@@ -29,7 +29,10 @@ func TestTokens(t *testing.T) {
 		{"class pass", []string{"class", "pass"}},
 		{"bus gas", []string{"bus", "gas"}}, // not longer than 3 chars: no singular
 		{"dotnet.tests+x", []string{"dotnet", "dotnet.tests+x", "test", "tests"}},
-		{"C# / C++ builds!", []string{"builds", "build", "c++"}},
+		{"C# / C++ builds!", []string{"builds", "build", "c++", "csharp"}},
+		{"F# and c#, not x#", []string{"and", "fsharp", "csharp", "not"}},
+		{"the .NET tests on ASP.NET.", []string{"the", ".net", "net", "dotnet", "tests", "test", "on", "asp.net.", "asp"}},
+		{"dotnet network", []string{"dotnet", "network"}},
 		{"go_mod__tidy", []string{"go", "go_mod__tidy", "mod", "tidy"}},
 		{"tests.", []string{"test", "tests", "tests."}},
 		{"ÜBER über", []string{"ber"}}, // non-ASCII letters split runs
@@ -77,29 +80,39 @@ type scenario struct {
 	catalog       string // "" means the shipped catalog
 	task, context string
 	available     map[string]string
+	project       *routing.ProjectEvidence
 	check         func(t *testing.T, r routing.Route)
 }
 
 func scenarios() []scenario {
-	shippedAll := map[string]string{"inspect-git": "git", "lint-python": "ruff", "test-python": "pytest",
-		"test-dotnet": "dotnet", "build-dotnet": "dotnet", "create-pr": "gh", "test-go": "go", "build-go": "go"}
+	shippedAll := map[string]string{}
+	shipped := mustLoadShipped()
+	for _, id := range shipped.IDs() {
+		cp, _ := shipped.Get(id)
+		shippedAll[id] = cp.Tools[0].Name
+	}
 	return []scenario{
 		{name: "python_tests_selected", task: "run the Python tests", available: map[string]string{"test-python": "pytest"},
 			check: func(t *testing.T, r routing.Route) {
 				want(t, r, routing.Selected, "test-python", "test-python")
 				c := r.CandidateCapabilities
-				if c[0].Capability != "test-python" || c[0].DiscriminatingScore != 1 || c[0].IdentityScore != 2 {
+				if c[0].Capability != "test-python" || c[0].DiscriminatingScore != 1 || c[0].IdentityScore != 2 || c[0].OperationScore != 1 {
 					t.Errorf("top candidate %+v", c[0])
 				}
 				if diff := cmp.Diff([]string{"python"}, c[0].DiscriminatingMatches); diff != "" {
 					t.Errorf("discriminating matches (-want +got):\n%s", diff)
 				}
-				if c[1].Capability != "lint-python" || c[1].DiscriminatingScore != 1 || c[1].IdentityScore != 1 {
-					t.Errorf("second candidate %+v", c[1])
-				}
 				for _, x := range c {
-					if x.Capability == "test-dotnet" && (x.DiscriminatingScore != 0 || x.IdentityScore != 1) {
-						t.Errorf("test-dotnet %+v", x)
+					switch x.Capability {
+					case "test-dotnet":
+						if x.DiscriminatingScore != 0 || x.IdentityScore != 1 || x.OperationScore != 1 {
+							t.Errorf("test-dotnet %+v", x)
+						}
+					case "lint-python":
+						// It names the language but does not test: below every tester.
+						if x.DiscriminatingScore != 1 || x.OperationScore != 0 {
+							t.Errorf("lint-python %+v", x)
+						}
 					}
 				}
 				if r.RouteDiscriminator != nil {
@@ -113,11 +126,11 @@ func scenarios() []scenario {
 			check: func(t *testing.T, r routing.Route) {
 				want(t, r, routing.MatchedUnavailable, "test-python", "")
 				d := r.RouteDiscriminator
-				if d == nil || !cmp.Equal(d.Candidates, []string{"test-python"}) || !cmp.Equal(d.Rank, []int{1, 2, r.MatchedCandidate.DescriptionScore}) ||
+				if d == nil || !cmp.Equal(d.Candidates, []string{"test-python"}) || !cmp.Equal(d.Rank, []int{1, 1, 0, 2, r.MatchedCandidate.DescriptionScore}) ||
 					!cmp.Equal(d.ConfiguredTools, map[string][]string{"test-python": {"pytest"}}) || d.Availability != nil {
 					t.Errorf("discriminator %+v", d)
 				}
-				if !strings.Contains(r.Phases[1].Action, "configured tools are available") || !strings.Contains(r.Phases[1].Action, "test-python") {
+				if !strings.Contains(r.Phases[1].Action, "cannot run the task as asked") || !strings.Contains(r.Phases[1].Action, "test-python") {
 					t.Errorf("route action %q", r.Phases[1].Action)
 				}
 				if r.Phases[2].SafetyClass != routing.Unresolved {
@@ -188,7 +201,7 @@ func scenarios() []scenario {
 		{name: "unique_gadget_unavailable", catalog: tieCatalog, task: "the gadget", available: map[string]string{"alpha": "alpha-tool", "beta": "beta-tool"},
 			check: func(t *testing.T, r routing.Route) {
 				want(t, r, routing.MatchedUnavailable, "gamma", "")
-				if !strings.Contains(r.Phases[1].Action, "configured tools are available") {
+				if !strings.Contains(r.Phases[1].Action, "cannot run the task as asked") {
 					t.Errorf("route action %q", r.Phases[1].Action)
 				}
 			}},
@@ -230,7 +243,7 @@ func TestPlan(t *testing.T) {
 				src = string(wda.CapabilitiesYAML)
 			}
 			cat := mustLoad(t, src)
-			r := routing.Plan(cat, sc.task, sc.context, avail(sc.available))
+			r := routing.Plan(cat, routing.Request{Task: sc.task, Context: sc.context, Available: avail(sc.available), Project: sc.project})
 			if len(r.CandidateCapabilities) != len(cat.IDs()) {
 				t.Fatalf("%d candidates for %d capabilities: all must be returned", len(r.CandidateCapabilities), len(cat.IDs()))
 			}
@@ -238,6 +251,14 @@ func TestPlan(t *testing.T) {
 			golden(t, sc.name, r)
 		})
 	}
+}
+
+func mustLoadShipped() *catalog.Catalog {
+	c, err := catalog.Load(wda.CapabilitiesYAML)
+	if err != nil {
+		panic(err)
+	}
+	return c
 }
 
 func golden(t *testing.T, name string, v any) {
@@ -256,7 +277,7 @@ a-two: {description: python thing, tags: [python], tools: [{name: x2, argv: [x2]
 c-three: {description: other, tags: [python, test], tools: [{name: x3, argv: [x3]}]}
 d-four: {description: nothing, tools: [{name: x4, argv: [x4]}]}
 `)
-	r := routing.Plan(cat, "python test", "", nil)
+	r := routing.Plan(cat, routing.Request{Task: "python test"})
 	var got []string
 	for _, c := range r.CandidateCapabilities {
 		got = append(got, c.Capability)
