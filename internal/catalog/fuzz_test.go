@@ -33,8 +33,8 @@ func FuzzLoad(f *testing.F) {
 			Argv []string `json:"argv"`
 		}
 		type capOut struct {
-			Description string    `json:"description"`
-			Safety      string    `json:"safety"`
+			Description  string    `json:"description"`
+			Safety       string    `json:"safety"`
 			Tags         []string  `json:"tags,omitempty"`
 			Tools        []toolOut `json:"tools"`
 			ProjectFiles []string  `json:"project_files,omitempty"`

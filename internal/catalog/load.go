@@ -18,8 +18,8 @@ import (
 
 // spec is the wire form of one capability. Pointers tell absent from empty.
 type spec struct {
-	Description *string           `json:"description"`
-	Safety      *string           `json:"safety"`
+	Description  *string           `json:"description"`
+	Safety       *string           `json:"safety"`
 	Tags         []string          `json:"tags"`
 	Tools        []json.RawMessage `json:"tools"`
 	ProjectFiles []string          `json:"project_files"`

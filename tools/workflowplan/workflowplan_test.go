@@ -1,16 +1,20 @@
 package workflowplan_test
 
 import (
-	"github.com/windows-dev-agent/wda/internal/catalog"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/windows-dev-agent/wda/internal/catalog"
 
 	"github.com/windows-dev-agent/wda/internal/testkit"
 	"github.com/windows-dev-agent/wda/tools"
 	"github.com/windows-dev-agent/wda/tools/workflowplan"
+	"github.com/windows-dev-agent/wda/tools/workflowplan/internal/projectscan"
 	"github.com/windows-dev-agent/wda/tools/workflowplan/internal/routing"
 )
 
@@ -157,4 +161,35 @@ func mustReal(t *testing.T, p string) string {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// The tool hands the bound project handle and every project_files entry of the catalog
+// to Deps.Scan, and routes on what it reports.
+func TestScanDependency(t *testing.T) {
+	t.Parallel()
+	w := envWith(t, fakePath(t, "go"), nil)
+	var gotRoot string
+	var gotWanted []string
+	d := workflowplan.DefaultDeps()
+	d.Scan = func(root *os.Root, wanted []string) projectscan.Result {
+		gotRoot, gotWanted = root.Name(), wanted
+		return projectscan.Result{Found: []string{"go.mod"}, Files: []string{"go.mod"}, Read: []string{},
+			Skipped: []projectscan.Skipped{{File: "package.json", Reason: "a symbolic link; links are not followed"}}}
+	}
+	m := call(t, world{w.Env, workflowplan.New(d)}, map[string]any{"task": "run the tests"})
+	if m["selection_status"] != routing.Selected || m["selected_candidate"].(map[string]any)["capability"] != "test-go" {
+		t.Fatalf("got %v", m)
+	}
+	if gotRoot != mustReal(t, w.ProjectDir) {
+		t.Errorf("scanned root %q, want the bound project %q", gotRoot, w.ProjectDir)
+	}
+	for _, e := range []string{"go.mod", "*.sln", "package.json#scripts.test", "pyproject.toml#tool.ruff", "Cargo.toml", "CMakeLists.txt", ".git"} {
+		if !slices.Contains(gotWanted, e) {
+			t.Errorf("wanted entries lack %q: %v", e, gotWanted)
+		}
+	}
+	ev := m["project_evidence"].(map[string]any)
+	if ev["inspected"] != true || fmt.Sprint(ev["found"]) != "[go.mod]" || fmt.Sprint(ev["skipped"]) != "[map[file:package.json reason:a symbolic link; links are not followed]]" {
+		t.Errorf("project evidence %v", ev)
+	}
 }

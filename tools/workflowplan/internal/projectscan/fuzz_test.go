@@ -10,8 +10,8 @@ import (
 // parseErrors are every error parse may give besides TOML's, whose messages are
 // tomlmini's fixed "line N: description": none may carry input text.
 var parseErrors = map[string]bool{
-	"not valid UTF-8; not used":                        true,
-	"not a valid JSON object; not used":                true,
+	"not valid UTF-8; not used":                         true,
+	"not a valid JSON object; not used":                 true,
 	"not a valid JSON object (data after it); not used": true,
 }
 

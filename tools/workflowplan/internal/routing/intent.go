@@ -82,7 +82,9 @@ func parseIntent(task string) intent {
 	var object []string
 	for i := start; i < len(words); i++ {
 		n := norm(words[i])
-		if n == "" {
+		// A leading dot belongs to the word (".NET"); a trailing one ends a sentence.
+		w := printable(strings.TrimRight(strings.TrimLeft(words[i], trimLeft), trimSet))
+		if n == "" || w == "" {
 			continue
 		}
 		if stopBefore[n] || n == "for" && i+1 < len(words) && objectFillers[norm(words[i+1])] ||
@@ -96,10 +98,10 @@ func parseIntent(task string) intent {
 			}
 			break
 		}
-		if len(object) == 0 && objectFillers[n] || strings.HasPrefix(n, "-") {
+		if len(object) == 0 && objectFillers[n] || strings.HasPrefix(w, "-") || strings.HasPrefix(n, "-") {
 			continue // fillers, and flags ("winget install --id Git.Git -e")
 		}
-		object = append(object, strings.Trim(words[i], trimSet))
+		object = append(object, w)
 	}
 	for i, w := range object {
 		if depsWords[norm(w)] {
@@ -114,20 +116,31 @@ func parseIntent(task string) intent {
 	return in
 }
 
-// trimSet is punctuation around a word that is not part of it.
-const trimSet = ".,;:!?\"'`()[]{}<>"
+// trimSet is punctuation around a word that is not part of it; trimLeft is the part
+// of it that cannot start a name.
+const (
+	trimSet  = ".,;:!?\"'`()[]{}<>"
+	trimLeft = ",;:!?\"'`()[]{}<>"
+)
 
 func norm(w string) string { return strings.ToLower(strings.Trim(w, trimSet)) }
 
-// boundQuery keeps printable runes and cuts whole words to package_search's bound.
-func boundQuery(q string) string {
-	q = strings.Map(func(r rune) rune {
-		if r == utf8.RuneError || !unicode.IsPrint(r) {
+// printable keeps the printable runes of w, spaces becoming plain spaces.
+func printable(w string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case unicode.IsSpace(r):
+			return ' '
+		case r == utf8.RuneError || !unicode.IsPrint(r):
 			return -1
 		}
 		return r
-	}, q)
-	q = strings.Join(strings.Fields(q), " ")
+	}, w)
+}
+
+// boundQuery keeps printable runes and cuts whole words to package_search's bound.
+func boundQuery(q string) string {
+	q = strings.Join(strings.Fields(printable(q)), " ")
 	for len(q) > maxQuery {
 		i := strings.LastIndexByte(q[:maxQuery+1], ' ')
 		if i <= 0 {

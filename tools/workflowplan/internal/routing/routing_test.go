@@ -75,6 +75,15 @@ beta: {description: Second widget helper., safety: read-only, tags: [widget], to
 gamma: {description: Unrelated gadget., safety: approval-required, tags: [gadget], tools: [{name: gamma-tool, argv: [gamma-tool]}]}
 `
 
+// pinCatalog has a two-tool capability, an approval-required one with project files, a
+// reversible one with project files and one that installs.
+const pinCatalog = `
+lint: {description: Lint the code., safety: reversible, tags: [lint], tools: [{name: ruff, argv: [ruff]}, {name: pylint, argv: [pylint]}]}
+ship: {description: Ship a release., safety: approval-required, tags: [build, release], tools: [{name: shipper, argv: [shipper]}], project_files: [Makefile]}
+make: {description: Make the default target., safety: reversible, tags: [build], tools: [{name: make, argv: [make]}], project_files: [GNUmakefile]}
+deps: {description: Restore the dependencies., safety: reversible, tags: [install, dependencies], tools: [{name: restore, argv: [restore]}]}
+`
+
 type scenario struct {
 	name          string
 	catalog       string // "" means the shipped catalog
@@ -205,6 +214,84 @@ func scenarios() []scenario {
 					t.Errorf("route action %q", r.Phases[1].Action)
 				}
 			}},
+		{name: "named_tool_not_the_one_that_would_run", catalog: pinCatalog, task: "run pylint", available: map[string]string{"lint": "ruff"},
+			check: func(t *testing.T, r routing.Route) {
+				want(t, r, routing.MatchedUnavailable, "lint", "")
+				d := r.RouteDiscriminator
+				if !strings.Contains(d.Reason, "names pylint") || !strings.Contains(d.Reason, "would run ruff") {
+					t.Errorf("reason %q", d.Reason)
+				}
+				if !cmp.Equal(r.MatchedCandidate.NamedTools, []string{"pylint"}) {
+					t.Errorf("named tools %v", r.MatchedCandidate.NamedTools)
+				}
+			}},
+		{name: "named_tool_is_the_one_that_would_run", catalog: pinCatalog, task: "run pylint", available: map[string]string{"lint": "pylint"},
+			check: func(t *testing.T, r routing.Route) { want(t, r, routing.Selected, "lint", "lint") }},
+		{name: "project_never_selects_approval_required", catalog: pinCatalog, task: "build it", available: map[string]string{"ship": "shipper"},
+			project: &routing.ProjectEvidence{Inspected: true, Found: []string{"Makefile"}, Files: []string{"Makefile"}, Read: []string{}, Skipped: []routing.SkippedFile{}},
+			check: func(t *testing.T, r routing.Route) {
+				want(t, r, routing.NoMatch, "", "")
+				for _, c := range r.CandidateCapabilities {
+					if c.Capability == "ship" && (c.ProjectScore != 0 || !cmp.Equal(c.ProjectEvidence, []string{"Makefile"})) {
+						t.Errorf("ship %+v", c)
+					}
+				}
+			}},
+		{name: "project_selects_reversible", catalog: pinCatalog, task: "build it", available: map[string]string{"make": "make"},
+			project: &routing.ProjectEvidence{Inspected: true, Found: []string{"GNUmakefile"}, Files: []string{"GNUmakefile"}, Read: []string{}, Skipped: []routing.SkippedFile{}},
+			check: func(t *testing.T, r routing.Route) {
+				want(t, r, routing.Selected, "make", "make")
+				if c := r.SelectedCandidate; c.ProjectScore != 1 || c.DiscriminatingScore != 0 || c.OperationScore != 1 {
+					t.Errorf("selected %+v", c)
+				}
+			}},
+		{name: "project_does_not_override_the_task_subject", task: "run the python tests", available: shippedAll,
+			project: &routing.ProjectEvidence{Inspected: true, Found: []string{"go.mod"}, Files: []string{"go.mod"}, Read: []string{}, Skipped: []routing.SkippedFile{}},
+			check: func(t *testing.T, r routing.Route) {
+				want(t, r, routing.Selected, "test-python", "test-python")
+				for _, c := range r.CandidateCapabilities {
+					if c.Capability == "test-go" && (c.ProjectScore != 0 || !cmp.Equal(c.ProjectEvidence, []string{"go.mod"})) {
+						t.Errorf("test-go %+v", c)
+					}
+				}
+			}},
+		{name: "polyglot_project_is_ambiguous", task: "run the tests", available: shippedAll,
+			project: &routing.ProjectEvidence{Inspected: true, Found: []string{"go.mod", "package.json#scripts.test"}, Files: []string{"go.mod", "package.json"},
+				Read: []string{"package.json"}, Skipped: []routing.SkippedFile{}},
+			check: func(t *testing.T, r routing.Route) {
+				want(t, r, routing.Ambiguous, "", "")
+				if d := r.RouteDiscriminator; !cmp.Equal(d.Candidates, []string{"test-go", "test-npm"}) || !cmp.Equal(d.Rank, []int{1, 0, 1, 1, 0}) {
+					t.Errorf("discriminator %+v", d)
+				}
+			}},
+		{name: "subject_without_the_operation", task: "create the go module", available: shippedAll,
+			check: func(t *testing.T, r routing.Route) {
+				want(t, r, routing.NoMatch, "", "")
+				if d := r.RouteDiscriminator; d == nil || !strings.Contains(d.Reason, "build-go, test-go, vet-go") || !strings.Contains(d.Reason, "do not perform its operation") {
+					t.Errorf("discriminator %+v", d)
+				}
+			}},
+		{name: "install_routes_to_package_setup", task: "install git", available: shippedAll,
+			project: &routing.ProjectEvidence{Inspected: true, Found: []string{".git"}, Files: []string{".git"}, Read: []string{}, Skipped: []routing.SkippedFile{}},
+			check: func(t *testing.T, r routing.Route) {
+				want(t, r, routing.PackageSetup, "", "")
+				if diff := cmp.Diff(&routing.Setup{Query: "git", SearchArguments: map[string]string{"query": "git"}}, r.PackageSetup); diff != "" {
+					t.Errorf("setup (-want +got):\n%s", diff)
+				}
+				if r.Phases[2].SafetyClass != tools.ApprovalRequired || !strings.Contains(r.Phases[2].Action, "package_install") ||
+					!strings.Contains(r.Phases[1].Action, "package_search") {
+					t.Errorf("phases %+v", r.Phases)
+				}
+			}},
+		{name: "install_with_a_named_manager", task: "scoop install ripgrep", available: shippedAll,
+			check: func(t *testing.T, r routing.Route) {
+				want(t, r, routing.PackageSetup, "", "")
+				if diff := cmp.Diff(&routing.Setup{Query: "ripgrep", Source: "scoop", SearchArguments: map[string]string{"query": "ripgrep", "source": "scoop"}}, r.PackageSetup); diff != "" {
+					t.Errorf("setup (-want +got):\n%s", diff)
+				}
+			}},
+		{name: "install_capability_in_the_catalog_wins", catalog: pinCatalog, task: "install the dependencies", available: map[string]string{"deps": "restore"},
+			check: func(t *testing.T, r routing.Route) { want(t, r, routing.Selected, "deps", "deps") }},
 	}
 }
 
@@ -230,7 +317,7 @@ func want(t *testing.T, r routing.Route, status, matched, selected string) {
 			t.Errorf("phase %d = %q, want %q", i, r.Phases[i].Phase, p)
 		}
 	}
-	if (selected == "") != (r.Phases[2].SafetyClass == routing.Unresolved) {
+	if (selected == "" && status != routing.PackageSetup) != (r.Phases[2].SafetyClass == routing.Unresolved) {
 		t.Errorf("execute safety %q with selection %q", r.Phases[2].SafetyClass, selected)
 	}
 }

@@ -63,8 +63,11 @@ func tokenSet(text string) map[string]bool {
 	return set
 }
 
-// stopWords are English function words: they never count as description evidence.
-var stopWords = map[string]bool{"about": true, "all": true, "an": true, "and": true, "any": true, "are": true,
+// stopWords are English function words and the words every development task uses for
+// its object (code, repo, files, suite): they never count as description evidence.
+var stopWords = map[string]bool{"app": true, "application": true, "code": true, "codebase": true, "file": true,
+	"files": true, "repo": true, "repository": true, "source": true, "sources": true, "suite": true,
+	"about": true, "all": true, "an": true, "and": true, "any": true, "are": true,
 	"as": true, "at": true, "be": true, "by": true, "can": true, "do": true, "each": true, "every": true, "for": true,
 	"from": true, "in": true, "into": true, "is": true, "it": true, "its": true, "me": true, "my": true, "of": true,
 	"on": true, "or": true, "our": true, "please": true, "the": true, "their": true, "them": true, "then": true,
