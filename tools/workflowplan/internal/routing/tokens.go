@@ -1,17 +1,8 @@
 package routing
 
 import (
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
-)
-
-// Compiled on first use: hook processes link this package and must not pay for it at
-// start-up.
-var (
-	runRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Za-z0-9_.+-]+#?`) })
-	splitRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[-_.+]+`) })
 )
 
 // Tokens returns the sorted token set of text: each run of [A-Za-z0-9_.+-] lowercased,
@@ -41,8 +32,22 @@ func tokenSet(text string) map[string]bool {
 			set[p[:len(p)-1]] = true
 		}
 	}
-	for _, run := range runRE().FindAllString(text, -1) {
-		run = strings.ToLower(run)
+	// A hand-written scanner rather than a regexp: it is most of a plan's cost, and the
+	// alphabet is ASCII, so bytes of multi-byte characters never join a run.
+	for i := 0; i < len(text); {
+		if !runByte(text[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && runByte(text[j]) {
+			j++
+		}
+		if j < len(text) && text[j] == '#' {
+			j++
+		}
+		run := strings.ToLower(text[i:j])
+		i = j
 		if base, ok := strings.CutSuffix(run, "#"); ok {
 			switch base {
 			case "c":
@@ -56,11 +61,16 @@ func tokenSet(text string) map[string]bool {
 			set["dotnet"] = true
 		}
 		add(run)
-		for _, piece := range splitRE().Split(run, -1) {
+		for _, piece := range strings.FieldsFunc(run, func(r rune) bool { return r == '-' || r == '_' || r == '.' || r == '+' }) {
 			add(piece)
 		}
 	}
 	return set
+}
+
+// runByte is the alphabet of a run: [A-Za-z0-9_.+-].
+func runByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == '+' || c == '-'
 }
 
 // stopWords are English function words and the words every development task uses for
