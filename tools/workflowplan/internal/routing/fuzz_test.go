@@ -17,8 +17,8 @@ var (
 	splitRE = regexp.MustCompile(`[-_.+]+`)
 )
 
-// refTokens is the tokenizer's rule written with regular expressions, the reference the
-// hand-written scanner must agree with.
+// refTokens is the tokenizer's rule written with regular expressions; the
+// hand-written scanner of Tokens must agree with it on every input.
 func refTokens(text string) []string {
 	set := map[string]bool{}
 	add := func(p string) {

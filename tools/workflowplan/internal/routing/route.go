@@ -111,7 +111,7 @@ func (Discriminator) JSONSchemaExtend(s *jsonschema.Schema) {
 
 // Setup is the package-setup route of an install task.
 type Setup struct {
-	Query  string `json:"query" jsonschema:"required,minLength=1,maxLength=160,description=What the task asks to install, as written."`
+	Query  string `json:"query" jsonschema:"required,minLength=1,maxLength=160,description=What the task asks to install (as written)."`
 	Source string `json:"source,omitempty" jsonschema:"enum=winget,enum=chocolatey,enum=scoop,description=The package manager the task names; absent means package_search's default."`
 	// SearchArguments is the exact argument object of the first call, so a caller
 	// passes it on unchanged.
