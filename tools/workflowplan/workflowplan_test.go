@@ -173,7 +173,8 @@ func TestScanDependency(t *testing.T) {
 	d := workflowplan.DefaultDeps()
 	d.Scan = func(root *os.Root, wanted []string) projectscan.Result {
 		gotRoot, gotWanted = root.Name(), wanted
-		return projectscan.Result{Found: []string{"go.mod"}, Files: []string{"go.mod"}, Read: []string{},
+		// Read is nil: the tool must still answer with the array its schema promises.
+		return projectscan.Result{Found: []string{"go.mod"}, Files: []string{"go.mod"},
 			Skipped: []projectscan.Skipped{{File: "package.json", Reason: "a symbolic link; links are not followed"}}}
 	}
 	m := call(t, world{w.Env, workflowplan.New(d)}, map[string]any{"task": "run the tests"})

@@ -69,7 +69,7 @@ type SkippedFile struct {
 // Candidate is the evidence for one capability.
 type Candidate struct {
 	Capability            string      `json:"capability" jsonschema:"required"`
-	Score                 int         `json:"score" jsonschema:"required,description=Identity score (id and tag overlap)."`
+	Score                 int         `json:"score" jsonschema:"required,description=Identity score (overlap with the id and tags and tool names)."`
 	OperationScore        int         `json:"operation_score" jsonschema:"required,description=1 when the capability performs one of the task's operations (build test lint …) or the task names none."`
 	IdentityScore         int         `json:"identity_score" jsonschema:"required"`
 	DiscriminatingScore   int         `json:"discriminating_score" jsonschema:"required,description=Identity overlap without generic operation words."`
@@ -146,6 +146,15 @@ func Plan(cat *catalog.Catalog, req Request) Route {
 	project := ProjectEvidence{Found: []string{}, Files: []string{}, Read: []string{}, Skipped: []SkippedFile{}}
 	if req.Project != nil {
 		project = *req.Project
+		// The output schema wants arrays: a reader that reports nothing gives [].
+		for _, l := range []*[]string{&project.Found, &project.Files, &project.Read} {
+			if *l == nil {
+				*l = []string{}
+			}
+		}
+		if project.Skipped == nil {
+			project.Skipped = []SkippedFile{}
+		}
 	}
 	found := wordSet(project.Found)
 
