@@ -54,7 +54,16 @@ type Out struct {
 
 // New returns the logs_query tool. It has no dependencies of its own: the audit log is
 // the call's data directory.
-func New() tools.Tool {
+// Deps are the authorities the tool consults. It needs none beyond the call's own
+// environment (the data directory, the bound project); the type keeps the shape every
+// tool package has.
+type Deps struct{}
+
+// DefaultDeps are the tool's dependencies.
+func DefaultDeps() Deps { return Deps{} }
+
+// New returns the tool.
+func New(_ Deps) tools.Tool {
 	return tools.Define(tools.Def[In, Out]{
 		Name:        "logs_query",
 		Order:       9,
@@ -68,7 +77,7 @@ func New() tools.Tool {
 	})
 }
 
-func init() { tools.Register(New()) }
+func init() { tools.Register(New(DefaultDeps())) }
 
 func handle(_ context.Context, env *tools.Env, in In) (Out, error) {
 	out, err := Query(env.DataDir, in.LastN, in.Filter)
