@@ -220,7 +220,7 @@ func TestWriteText(t *testing.T) {
 func TestOverMCP(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	reg := tools.New(DefaultDeps())
+	reg := tools.New()
 	reg.Register(New(DefaultDeps()))
 	srv := runtime.NewServer(reg, runtime.Options{DataDir: dir, ProjectDir: dir,
 		Getenv: func(string) string { return "" }})
