@@ -81,9 +81,16 @@ type mcpbManifest struct {
 	Meta            map[string]any    `json:"_meta"`
 }
 
+// MCPBProtocolVersion is the protocol version of the static initialize answer: the
+// first MCP revision with tool titles and output schemas, which the static tools/list
+// carries, and so the oldest that answer is true for. A host that serves it to a newer
+// client negotiates down as MCP allows; the server itself answers a newer request
+// with that newer version.
+const MCPBProtocolVersion = "2025-06-18"
+
 // StaticResponses are the answers Windows may serve for a bundle without starting it:
-// exactly what `wda mcp --host mcpb` answers to initialize (at the protocol version
-// this server's SDK negotiates by default) and to tools/list.
+// exactly what `wda mcp --host mcpb` answers to an initialize asking for
+// MCPBProtocolVersion, and then to tools/list.
 type StaticResponses struct {
 	Initialize json.RawMessage `json:"initialize"`
 	ToolsList  json.RawMessage `json:"tools/list"`
@@ -103,7 +110,8 @@ func MCPBStaticResponses(reg *tools.Registry) (StaticResponses, error) {
 		return StaticResponses{}, err
 	}
 	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "wda-gen", Version: wda.Version}, nil).Connect(ctx, ct, nil)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "wda-gen", Version: wda.Version}, nil).Connect(ctx, ct,
+		&mcp.ClientSessionOptions{ProtocolVersion: MCPBProtocolVersion})
 	if err != nil {
 		return StaticResponses{}, err
 	}

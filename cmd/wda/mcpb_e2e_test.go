@@ -46,7 +46,11 @@ func TestE2EMCPBStaticResponsesAreLive(t *testing.T) {
 	// directory is pinned here, to keep the test out of the user's cache.
 	cmd.Env = append(os.Environ(), "WINDOWS_DEV_AGENT_DATA_DIR="+t.TempDir(), "WINDOWS_DEV_AGENT_PROJECT_DIR=")
 	cmd.Stderr = os.Stderr
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "mcpb-e2e", Version: "0"}, nil).Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	// Ask for the protocol version the static answer carries: the server answers what
+	// it is asked for.
+	version, _ := static["initialize"].(map[string]any)["protocolVersion"].(string)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "mcpb-e2e", Version: "0"}, nil).Connect(context.Background(),
+		&mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatal(err)
 	}
