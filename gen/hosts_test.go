@@ -226,7 +226,8 @@ func TestMCPBManifest(t *testing.T) {
 	}
 	init := static["initialize"].(map[string]any)
 	info := init["serverInfo"].(map[string]any)
-	if info["name"] != wda.ServerName || info["version"] != wda.Version || init["instructions"] != mcpb.Instructions {
+	if info["name"] != wda.ServerName || info["version"] != wda.Version || init["instructions"] != mcpb.Instructions ||
+		init["protocolVersion"] != gen.MCPBProtocolVersion {
 		t.Errorf("static initialize %v", init)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"strings"
 	"testing"
 
@@ -269,5 +270,46 @@ func TestDefaultCache(t *testing.T) {
 	got, err = DefaultCache(func(string) string { return "" })
 	if err != nil || filepath.Base(got) != "wda-host-check" {
 		t.Fatalf("%q %v", got, err)
+	}
+}
+
+// payload copies a dist root without its bin/ and puts this machine's binaries there;
+// the source is never written.
+func TestPayloadCopy(t *testing.T) {
+	t.Parallel()
+	dist, work, bin := t.TempDir(), t.TempDir(), t.TempDir()
+	for name, body := range map[string]string{"p/manifest.json": "{}", "p/skills/a/SKILL.md": "s", "p/bin/stale": "old",
+		"p/sub/bin/kept": "k"} {
+		if err := writeFile(filepath.Join(dist, filepath.FromSlash(name)), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := &Env{cfg: Config{Dist: dist}, work: work, wda: filepath.Join(bin, "wda"), hook: filepath.Join(bin, "wda-hook")}
+	for _, b := range []string{e.wda, e.hook} {
+		if err := writeFile(b, []byte("binary"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir, err := e.payload("p", "x", "windows-dev-agent")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(dir, p)
+			got = append(got, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	want := []string{"bin/wda", "bin/wda-hook", "manifest.json", "skills/a/SKILL.md", "sub/bin/kept"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("copied files (-want +got):\n%s", diff)
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "bin", "wda")); err != nil || (goruntime.GOOS != "windows" && fi.Mode().Perm()&0o100 == 0) {
+		t.Errorf("bin/wda not executable: %v %v", fi, err)
+	}
+	if _, err := os.Stat(filepath.Join(dist, "p", "bin", "wda")); err == nil {
+		t.Error("the source payload was written")
 	}
 }
