@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -31,6 +32,14 @@ func absoluteHosts() []struct {
 	}{{copilot.New(), copilot.Binding}, {mcpb.New(), mcpb.Binding}}
 }
 
+// absCase is one project argument and the directory it binds to, or the refusal.
+type absCase struct {
+	name    string
+	args    map[string]any
+	want    string
+	wantErr string
+}
+
 func TestAbsoluteBind(t *testing.T) {
 	t.Parallel()
 	base := t.TempDir()
@@ -49,12 +58,7 @@ func TestAbsoluteBind(t *testing.T) {
 			s := hosttest.Open(t, hosttest.Registry(), runtime.Options{Host: ah.h, DataDir: "/data",
 				ProjectDir: "/server-default-project", Audit: hosttest.NoAudit{}})
 			b := ah.binding
-			cases := []struct {
-				name    string
-				args    map[string]any
-				want    string
-				wantErr string
-			}{
+			cases := []absCase{
 				{"absent", map[string]any{}, "", b.MsgRequired()},
 				{"blank", map[string]any{"cwd": "  "}, "", b.MsgRequired()},
 				{"dot", map[string]any{"cwd": "."}, "", b.MsgNotAbsolute()},
@@ -65,6 +69,13 @@ func TestAbsoluteBind(t *testing.T) {
 				{"file", map[string]any{"cwd": file}, "", "Not a directory: " + file},
 				{"absolute project", map[string]any{"cwd": proj}, realProj, ""},
 				{"absolute child, uncleaned", map[string]any{"cwd": proj + string(filepath.Separator) + "sub" + string(filepath.Separator) + "."}, filepath.Join(realProj, "sub"), ""},
+			}
+			if goruntime.GOOS == "windows" {
+				// Drive-relative and rooted-without-drive paths would resolve against the
+				// server's own current directory or drive.
+				cases = append(cases,
+					absCase{"drive-relative", map[string]any{"cwd": "C:project"}, "", b.MsgNotAbsolute()},
+					absCase{"rooted without a drive", map[string]any{"cwd": `\project`}, "", b.MsgNotAbsolute()})
 			}
 			for _, c := range cases {
 				got := s.Call(t, "scoped", c.args)
