@@ -213,6 +213,9 @@ func (e *Env) agentPluginGroup() Group {
 		{Name: "the Claude payload leaves the project unbound", Independent: true, Run: func(ctx context.Context) error {
 			return e.copilotLoadsClaude(ctx)
 		}},
+		{Name: "the repository's marketplace installs the Agent Plugin, not the Claude payload", Independent: true, Run: func(ctx context.Context) error {
+			return e.copilotMarketplace(ctx)
+		}},
 	}}
 }
 
@@ -278,4 +281,36 @@ func (e *Env) copilotLoadsClaude(ctx context.Context) error {
 		return fmt.Errorf("workflow_plan under the Claude payload: %s", tail(c.Result()))
 	}
 	return nil
+}
+
+// copilotMarketplace adds the module root as a local marketplace: Copilot must pick
+// .github/plugin/marketplace.json (the Agent Plugin payload) over the Claude one. A
+// local marketplace is read in place and mcp get starts nothing, so the module is
+// neither copied nor written.
+func (e *Env) copilotMarketplace(ctx context.Context) error {
+	s, err := e.newCopilotSession("copilot-marketplace")
+	if err != nil {
+		return err
+	}
+	if err := s.copilot(ctx, nil, "plugin", "marketplace", "add", e.cfg.Module).err(); err != nil {
+		return err
+	}
+	if err := s.copilot(ctx, nil, "plugin", "install", wda.ServerName+"@"+wda.ServerName).err(); err != nil {
+		return err
+	}
+	r := s.copilot(ctx, nil, "mcp", "get", wda.ServerName, "--json")
+	if err := r.err(); err != nil {
+		return err
+	}
+	want := filepath.Join(e.cfg.Module, "dist", gen.AgentPluginRoot, "bin", "wda")
+	if !strings.Contains(r.Stdout, jsonString(want)) || !strings.Contains(r.Stdout, `"copilot"`) {
+		return fmt.Errorf("the marketplace did not install dist/%s: %s", gen.AgentPluginRoot, tail(r.Stdout))
+	}
+	return nil
+}
+
+// jsonString is s as it appears inside a JSON document.
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }
