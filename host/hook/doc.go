@@ -4,7 +4,8 @@
 //	wda hook codex  pre-tool-use|permission-request|post-tool-use|stop    [--data-dir DIR]
 //	wda hook copilot pre-tool-use                                        [--data-dir DIR]
 //
-// Each reads one JSON event on stdin and answers per hosts.md §2.2–2.6:
+// Each reads one JSON event on stdin and answers as docs/hosts/claude.md, codex.md and
+// copilot.md describe:
 //   - Claude PreToolUse only tightens: forbidden → deny, approval-required and checkpoint
 //     → ask, read-only and reversible → no output; unparsable input → deny. It never
 //     answers allow.
