@@ -94,7 +94,7 @@ func NewEnv(ctx context.Context, cfg Config) (*Env, error) {
 	// Resolve symbolic links (macOS /var → /private/var) so paths the clients report
 	// compare equal to ours.
 	if e.work, err = filepath.EvalSymlinks(e.work); err != nil {
-		return nil, err
+		return e, err
 	}
 	resolver := proc.NewResolver(e.getenv)
 	var ok bool
