@@ -33,6 +33,14 @@ func TestDataDir(t *testing.T) {
 		{"codex CODEX_HOME with ~", "codex", map[string]string{"HOME": home, "USERPROFILE": home, "CODEX_HOME": "~/cx"}, filepath.Join(home, "cx", "plugins", "data", "windows-dev-agent")},
 		{"generic explicit", "generic", map[string]string{"WINDOWS_DEV_AGENT_DATA_DIR": "/g", "CLAUDE_PLUGIN_DATA": "/b"}, "/g"},
 		{"generic ignores host variables", "generic", map[string]string{"CLAUDE_PLUGIN_DATA": "/b", "CODEX_HOME": "/c"}, fallback},
+		{"copilot explicit wins", "copilot", map[string]string{"WINDOWS_DEV_AGENT_DATA_DIR": "/e", "COPILOT_PLUGIN_DATA": "/cp", "PLUGIN_DATA": "/p"}, "/e"},
+		{"copilot plugin data (what its hooks get)", "copilot", map[string]string{"COPILOT_PLUGIN_DATA": "/cp", "PLUGIN_DATA": "/p"}, "/cp"},
+		{"copilot Agent Plugins data", "copilot", map[string]string{"PLUGIN_DATA": "/p"}, "/p"},
+		{"copilot unexpanded placeholders", "copilot", map[string]string{"WINDOWS_DEV_AGENT_DATA_DIR": "${PLUGIN_DATA}", "PLUGIN_DATA": "${PLUGIN_DATA}"}, fallback},
+		{"copilot ignores Claude's variable", "copilot", map[string]string{"CLAUDE_PLUGIN_DATA": "/b"}, fallback},
+		{"gemini has no data directory", "gemini", map[string]string{"PLUGIN_DATA": "/p", "CLAUDE_PLUGIN_DATA": "/b"}, fallback},
+		{"gemini explicit", "gemini", map[string]string{"WINDOWS_DEV_AGENT_DATA_DIR": "/gm"}, "/gm"},
+		{"mcpb has no data directory", "mcpb", map[string]string{"PLUGIN_DATA": "/p"}, fallback},
 	}
 	for _, c := range cases {
 		if got := config.DataDir(c.host, env(c.env)); got != c.want {
@@ -58,6 +66,21 @@ func TestResolve(t *testing.T) {
 	}
 	if c, _ := config.Resolve("codex", config.Flags{}, env(nil)); c.ProjectDir != "" {
 		t.Fatalf("codex has no session project: %+v", c)
+	}
+	for _, h := range []string{"copilot", "mcpb"} {
+		if c, _ := config.Resolve(h, config.Flags{}, env(nil)); c.ProjectDir != "" {
+			t.Fatalf("%s has no session project: %+v", h, c)
+		}
+	}
+	g := env(map[string]string{"WINDOWS_DEV_AGENT_PROJECT_DIR": "/ws"})
+	if c, _ := config.Resolve("gemini", config.Flags{}, g); c.ProjectDir != "/ws" {
+		t.Fatalf("gemini project = %q, want the workspace the host gave", c.ProjectDir)
+	}
+	for _, unset := range []string{"", "${workspacePath}"} {
+		g := env(map[string]string{"WINDOWS_DEV_AGENT_PROJECT_DIR": unset})
+		if c, _ := config.Resolve("gemini", config.Flags{}, g); c.ProjectDir != "" {
+			t.Fatalf("gemini without a workspace must not fall back to the current directory: %+v", c)
+		}
 	}
 	wd, _ := os.Getwd()
 	if c, _ := config.Resolve("generic", config.Flags{}, env(nil)); c.ProjectDir != wd {
