@@ -2,6 +2,7 @@ package codex
 
 import (
 	"errors"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -78,7 +79,7 @@ func (*Host) Bind(_ tools.Tool, v any) (*tools.Project, error) {
 	if s == "" {
 		return nil, &host.BindError{Msg: MsgRequired}
 	}
-	if !IsAbsolute(s) {
+	if !filepath.IsAbs(s) {
 		return nil, &host.BindError{Msg: MsgNotAbsolute}
 	}
 	root, err := contain.NewRoot(s)

@@ -23,6 +23,14 @@ func Within(root, p string) bool {
 	return ok
 }
 
+// Same reports whether a and b are the same absolute path under the platform's case
+// rule (each within the other). Like Within, it compares names, so both must already
+// be resolved.
+func Same(a, b string) bool {
+	rel, ok := Rel(a, b)
+	return ok && rel == "."
+}
+
 // Rel returns p relative to root ("." for root itself) when Within(root, p).
 func Rel(root, p string) (string, bool) {
 	if !filepath.IsAbs(root) || !filepath.IsAbs(p) {
