@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/windows-dev-agent/wda/internal/platform/home"
 )
 
 // resolveExts are the only candidate extensions, in preference order. PATHEXT is
@@ -56,7 +58,7 @@ func (r PathResolver) resolve(name string) (string, bool) {
 }
 
 // searchDirs is PATH (or the system default) with each entry trimmed, unquoted, its
-// %VARIABLES% and a leading ~ expanded; empty entries, relative entries, the process
+// %VARIABLES% and a leading ~ expanded (internal/platform/home); empty entries, relative entries, the process
 // cwd and case-insensitive duplicates are dropped.
 func (r PathResolver) searchDirs() []string {
 	path := r.getenv("PATH")
@@ -73,7 +75,7 @@ func (r PathResolver) searchDirs() []string {
 	for _, e := range strings.Split(path, ";") {
 		e = strings.TrimSpace(e)
 		e = strings.TrimSpace(strings.Trim(e, `"`))
-		e = r.expandHome(ExpandPercent(e, r.getenv))
+		e = home.Expand(ExpandPercent(e, r.getenv), r.getenv)
 		if e == "" || !filepath.IsAbs(e) {
 			continue
 		}
@@ -91,23 +93,6 @@ func (r PathResolver) searchDirs() []string {
 	return dirs
 }
 
-// expandHome expands a leading ~ (alone or followed by a separator) to the profile.
-func (r PathResolver) expandHome(e string) string {
-	if e != "~" && !strings.HasPrefix(e, `~\`) && !strings.HasPrefix(e, "~/") {
-		return e
-	}
-	home := r.getenv("USERPROFILE")
-	if home == "" {
-		if d, p := r.getenv("HOMEDRIVE"), r.getenv("HOMEPATH"); d != "" && p != "" {
-			home = d + p
-		}
-	}
-	if home == "" {
-		return e
-	}
-	return home + e[1:]
-}
-
 // fileLike accepts regular files and, because os.Stat cannot follow an App Execution
 // Alias (IO_REPARSE_TAG_APPEXECLINK, e.g. WindowsApps\winget.exe) and reports it as
 // ModeIrregular, irregular non-directories too. Fingerprint later accepts only the
@@ -119,5 +104,3 @@ func fileLike(fi fs.FileInfo) bool {
 
 // executableMode: Windows has no execute bit; the extension rules decide.
 func executableMode(fi fs.FileInfo) bool { return fileLike(fi) }
-
-func pathsEqual(a, b string) bool { return strings.EqualFold(a, b) }
