@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/windows-dev-agent/wda/internal/platform/contain"
 	"github.com/windows-dev-agent/wda/internal/platform/home"
 )
 
@@ -58,8 +59,8 @@ func (r PathResolver) resolve(name string) (string, bool) {
 }
 
 // searchDirs is PATH (or the system default) with each entry trimmed, unquoted, its
-// %VARIABLES% and a leading ~ expanded (internal/platform/home); empty entries, relative entries, the process
-// cwd and case-insensitive duplicates are dropped.
+// %VARIABLES% and a leading ~ expanded (internal/platform/home); empty entries,
+// relative entries, the process cwd and case-insensitive duplicates are dropped.
 func (r PathResolver) searchDirs() []string {
 	path := r.getenv("PATH")
 	if strings.TrimSpace(path) == "" {
@@ -80,7 +81,7 @@ func (r PathResolver) searchDirs() []string {
 			continue
 		}
 		e = filepath.Clean(e)
-		if cwd != "" && strings.EqualFold(e, filepath.Clean(cwd)) {
+		if cwd != "" && contain.Same(e, cwd) {
 			continue
 		}
 		key := strings.ToLower(e)

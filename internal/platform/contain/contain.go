@@ -1,5 +1,6 @@
-// Package contain decides containment of paths and binds a call's project argument to
-// an opened directory inside a root (docs/safety.md, project containment).
+// Package contain decides containment of paths, resolves a path to the directory it
+// leads to (ResolveDir), and binds a call's project argument to an opened directory
+// inside a root (docs/platform.md; docs/safety.md, "Project containment").
 //
 // Containment is decided by path components after resolution, never by string prefix
 // (a sibling such as <parent>/project-other is not inside <parent>/project), with one
