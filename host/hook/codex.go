@@ -9,13 +9,16 @@ import (
 
 	"github.com/windows-dev-agent/wda/host/classify"
 	"github.com/windows-dev-agent/wda/internal/audit"
+	"github.com/windows-dev-agent/wda/internal/hookscope"
 	"github.com/windows-dev-agent/wda/internal/platform/contain"
 	"github.com/windows-dev-agent/wda/tools"
 )
 
 // Texts of the Codex hooks (docs/hosts/codex.md).
 const (
-	codexForbiddenReason  = "Windows Dev Agent blocked a forbidden action (safety_class=forbidden). Do not retry it or work around it: change the task boundary with the user instead."
+	codexForbiddenReason  = "Windows Dev Agent blocked a forbidden action: %s (safety_class=forbidden). Do not retry it or work around it: change the task boundary with the user instead."
+	codexLargeReason      = "Windows Dev Agent blocked this call unclassified: its hook event is larger than %d bytes, the limit of what the hook reads."
+	codexLargeContext     = "windows-dev-agent host=codex event_limit=exceeded"
 	codexForbiddenContext = "windows-dev-agent host=codex safety_class=forbidden"
 	codexScopeReason      = "Windows Dev Agent blocked a project-scope escape: %v"
 	codexScopeContext     = "windows-dev-agent host=codex project_scope=denied"
@@ -26,24 +29,43 @@ const (
 // nothing and Codex's own approval decides. It never answers allow or ask.
 func codexPreToolUse(c *call, stdin io.Reader) any {
 	ev, err := readEvent(stdin)
+	if errors.Is(err, errEventTooLarge) {
+		return preToolUse(audit.DecisionDeny, fmt.Sprintf(codexLargeReason, maxEventBytes), codexLargeContext)
+	}
 	if err != nil {
 		return preToolUse(audit.DecisionDeny, fmt.Sprintf(parseDenyReason, err), "")
 	}
 	tool, input := ev.str("tool_name"), ev.toolInput()
-	class := c.classify(tool, input)
+	class, why := classify.Decide(c.specs, c.catalog, tool, input)
 	var out any
 	decision := audit.DecisionHostDefault
 	if class == tools.Forbidden {
 		decision = audit.DecisionDeny
-		out = preToolUse(decision, codexForbiddenReason, codexForbiddenContext)
+		out = preToolUse(decision, fmt.Sprintf(codexForbiddenReason, why), codexForbiddenContext)
 	} else if sp, ok := c.specs.Find(tool); ok && sp.ProjectArg != "" {
 		if err := projectScopeError(ev["cwd"], sp.ProjectArg, input); err != nil {
 			decision = audit.DecisionDeny
 			out = preToolUse(decision, fmt.Sprintf(codexScopeReason, err), codexScopeContext)
+		} else {
+			c.handOverScope(ev)
 		}
 	}
 	c.permissionRecord(ev, eventPreToolUse, class, decision)
 	return out
+}
+
+// handOverScope records, for the server that will serve this call, the session
+// directory the call was checked against (internal/hookscope): the server contains the
+// call in it again on the directory it opens, so a swap after this check is refused.
+// A failure only costs that second check, and says so.
+func (c *call) handOverScope(ev event) {
+	root, err := contain.NewRoot(strings.TrimSpace(ev.str("cwd")))
+	if err != nil {
+		return // projectScopeError resolved it a moment ago; nothing to hand over now
+	}
+	if err := hookscope.Put(c.dataDir, ev.str("tool_use_id"), hookscope.Record{Session: ev.str("session_id"), Cwd: root.Path}); err != nil {
+		c.warnf("project scope not handed to the server: %v", err)
+	}
 }
 
 func codexPanicDeny(*call) any { return preToolUse(audit.DecisionDeny, panicDenyReason, "") }

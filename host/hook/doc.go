@@ -5,11 +5,13 @@
 //
 // Each reads one JSON event on stdin and answers per hosts.md §2.2–2.6:
 //   - Claude PreToolUse only tightens: forbidden → deny, approval-required and checkpoint
-//     → ask, read-only and reversible → no output; unparsable input → deny. It never
+//     → ask, read-only and reversible → no output; unparsable input → deny; an event
+//     over 1 MiB → ask, undecoded (docs/safety/shell-classifier.md, "Limits"). It never
 //     answers allow.
 //   - Codex PreToolUse answers only deny: a forbidden call, or a project-scoped Windows
 //     Dev Agent call whose project argument is missing, relative, not a directory or
-//     outside the event's cwd (or the event has no usable cwd); unparsable input → deny.
+//     outside the event's cwd (or the event has no usable cwd); unparsable input or an
+//     event over 1 MiB → deny.
 //   - Codex PermissionRequest allows only proven-safe plans: package_install without
 //     execute:true, and capability_run (not executing) and workflow_plan whose absolute
 //     project directory resolves inside the event's cwd; forbidden → deny; everything

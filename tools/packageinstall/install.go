@@ -14,7 +14,7 @@ import (
 	"github.com/windows-dev-agent/wda/tools/internal/discovery"
 )
 
-// Timeout is the installer timeout (tools.md §3.6).
+// Timeout is the installer timeout (docs/tools/package_install.md, "Limits").
 const Timeout = 600 * time.Second
 
 // MaxIDLength is the longest package_id accepted.
@@ -50,7 +50,7 @@ func DefaultDeps() Deps {
 }
 
 // Argv is the install argv for source with the bare executable name as argv[0]
-// (tools.md §3.6).
+// (docs/tools/package_install.md, "Processes").
 func Argv(source, id string) []string {
 	switch source {
 	case "chocolatey":

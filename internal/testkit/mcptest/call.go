@@ -67,7 +67,7 @@ func CallResult(t testing.TB, tool tools.Tool, env *tools.Env, args tools.Args) 
 	case "claude":
 		h = claude.New(env.ProjectDir, getenv)
 	case "codex":
-		h = codex.New()
+		h = codex.New(env.DataDir)
 	default:
 		h = host.NewGeneric(env.ProjectDir, getenv)
 	}

@@ -9,8 +9,9 @@ import (
 	"github.com/windows-dev-agent/wda/internal/platform/filelock"
 )
 
-// The cache lock: an exclusive lock on <data dir>/environment.lock
-// (internal/platform/filelock), waited for at most lockTimeout.
+// The cache lock (docs/discovery.md, "Locking"): an exclusive lock on
+// <data dir>/environment.lock (internal/platform/filelock), waited for at most
+// lockTimeout.
 const (
 	lockFileName = "environment.lock"
 	lockTimeout  = 5 * time.Second
