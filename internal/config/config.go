@@ -8,6 +8,7 @@ import (
 
 	wda "github.com/windows-dev-agent/wda"
 	"github.com/windows-dev-agent/wda/host/hostenv"
+	"github.com/windows-dev-agent/wda/internal/platform/home"
 )
 
 // Hosts are the host names a command accepts, in the order help text lists them.
@@ -95,7 +96,9 @@ func DataDir(host string, getenv func(string) string) string {
 			return v
 		}
 	case "codex":
-		return filepath.Join(CodexHome(getenv), "plugins", "data", wda.ServerName)
+		if ch := CodexHome(getenv); ch != "" {
+			return filepath.Join(ch, "plugins", "data", wda.ServerName)
+		}
 	case "copilot":
 		for _, k := range []string{CopilotPluginDataVar, PluginDataVar} {
 			if v := hostenv.Var(getenv, k); v != "" {
@@ -109,12 +112,16 @@ func DataDir(host string, getenv func(string) string) string {
 	return filepath.Join(os.TempDir(), wda.ServerName)
 }
 
-// CodexHome is ${CODEX_HOME:-~/.codex} with a leading ~ expanded.
+// CodexHome is ${CODEX_HOME:-~/.codex} with a leading ~ expanded (home.Dir), or ""
+// when CODEX_HOME is unset and no home directory is known.
 func CodexHome(getenv func(string) string) string {
 	if v := hostenv.Var(getenv, CodexHomeVar); v != "" {
-		return hostenv.ExpandHome(v, getenv)
+		return home.Expand(v, getenv)
 	}
-	return filepath.Join(hostenv.Home(getenv), ".codex")
+	if h := home.Dir(getenv); h != "" {
+		return filepath.Join(h, ".codex")
+	}
+	return ""
 }
 
 // ProjectDir is the active project of host when no flag names one: Claude's and Gemini

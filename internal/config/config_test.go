@@ -3,6 +3,7 @@ package config_test
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/windows-dev-agent/wda/internal/config"
@@ -13,6 +14,9 @@ func env(m map[string]string) func(string) string { return func(k string) string
 func TestDataDir(t *testing.T) {
 	t.Parallel()
 	home := filepath.Join(string(filepath.Separator)+"home", "u")
+	if runtime.GOOS == "windows" {
+		home = `C:` + home // a home directory is an absolute path (internal/platform/home)
+	}
 	cache, err := os.UserCacheDir()
 	if err != nil {
 		t.Skip("no user cache dir here")
@@ -30,6 +34,7 @@ func TestDataDir(t *testing.T) {
 		{"codex explicit wins", "codex", map[string]string{"WINDOWS_DEV_AGENT_DATA_DIR": "/d", "CODEX_HOME": "/c", "PLUGIN_DATA": "/p"}, "/d"},
 		{"codex CODEX_HOME beats PLUGIN_DATA", "codex", map[string]string{"CODEX_HOME": "/c", "PLUGIN_DATA": "/p"}, filepath.Join("/c", "plugins", "data", "windows-dev-agent")},
 		{"codex default ~/.codex", "codex", map[string]string{"HOME": home, "USERPROFILE": home}, filepath.Join(home, ".codex", "plugins", "data", "windows-dev-agent")},
+		{"codex without a home", "codex", map[string]string{"HOME": "relative"}, fallback},
 		{"codex CODEX_HOME with ~", "codex", map[string]string{"HOME": home, "USERPROFILE": home, "CODEX_HOME": "~/cx"}, filepath.Join(home, "cx", "plugins", "data", "windows-dev-agent")},
 		{"generic explicit", "generic", map[string]string{"WINDOWS_DEV_AGENT_DATA_DIR": "/g", "CLAUDE_PLUGIN_DATA": "/b"}, "/g"},
 		{"generic ignores host variables", "generic", map[string]string{"CLAUDE_PLUGIN_DATA": "/b", "CODEX_HOME": "/c"}, fallback},

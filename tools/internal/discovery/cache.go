@@ -41,7 +41,7 @@ func (c *cache) begin(force bool) (hit *Snapshot, expected string, usable bool) 
 		c.log.Warn("environment cache unusable for this discovery", "error", err)
 		return nil, "", false
 	}
-	defer l.release()
+	defer l.Unlock()
 	g := readGeneration(c.dir)
 	if !g.ok {
 		c.log.Warn("environment cache generation is not established; the cache is bypassed")
@@ -100,7 +100,7 @@ func (c *cache) publish(s Snapshot, expected string) {
 		c.log.Warn("environment cache not published", "error", err)
 		return
 	}
-	defer l.release()
+	defer l.Unlock()
 	same := func() bool { g := readGeneration(c.dir); return g.ok && g.token == expected }
 	if !same() {
 		c.log.Info("environment cache not published: the generation changed during discovery")

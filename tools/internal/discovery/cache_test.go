@@ -317,7 +317,7 @@ func TestLockFailures(t *testing.T) {
 	if err := InvalidateCache(e.dir); err == nil {
 		t.Fatal("invalidation must fail while the lock is held")
 	}
-	held.release()
+	held.Unlock()
 	if err := InvalidateCache(e.dir); err != nil {
 		t.Fatalf("after release: %v", err)
 	}
@@ -334,7 +334,7 @@ func TestPublishSkippedWhenLockLost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer held.release()
+	defer held.Unlock()
 	s, _ := Assemble(e.clk.now())
 	c.publish(s, expected)
 	if exists(e.cachePath()) || len(tmpLeftovers(t, e.dir)) != 0 {

@@ -106,7 +106,7 @@ func InvalidateCache(dataDir string) error {
 	if err != nil {
 		return fmt.Errorf("environment cache invalidation: %w", err)
 	}
-	defer l.release()
+	defer l.Unlock()
 	tok, err := newToken()
 	if err != nil {
 		return fmt.Errorf("environment cache invalidation: %w", err)

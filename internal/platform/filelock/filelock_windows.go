@@ -1,6 +1,4 @@
-//go:build windows
-
-package audit
+package filelock
 
 import (
 	"errors"
@@ -9,10 +7,10 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// A one-byte range lock at offset 0, exclusive for writers and shared for readers (locking past end of file is allowed).
-// LockFileEx locks belong to the handle, so two opens in one process exclude each other
-// as well as other processes. The handle is synchronous, so without
-// LOCKFILE_FAIL_IMMEDIATELY the call blocks until the lock is granted.
+// The lock is the byte at offset 0. Locking past the end of the file is allowed, so
+// an empty lock file carries it as well as any other. os.OpenFile's handles are
+// synchronous, so without LOCKFILE_FAIL_IMMEDIATELY LockFileEx blocks until the lock is
+// granted.
 
 func flags(exclusive bool) uint32 {
 	if exclusive {
@@ -21,7 +19,7 @@ func flags(exclusive bool) uint32 {
 	return 0 // shared
 }
 
-func tryLockFile(f *os.File, exclusive bool) (bool, error) {
+func tryLock(f *os.File, exclusive bool) (bool, error) {
 	ol := new(windows.Overlapped)
 	err := windows.LockFileEx(windows.Handle(f.Fd()), flags(exclusive)|windows.LOCKFILE_FAIL_IMMEDIATELY, 0, 1, 0, ol)
 	if errors.Is(err, windows.ERROR_LOCK_VIOLATION) || errors.Is(err, windows.ERROR_IO_PENDING) {
@@ -30,12 +28,12 @@ func tryLockFile(f *os.File, exclusive bool) (bool, error) {
 	return err == nil, err
 }
 
-func lockFile(f *os.File, exclusive bool) error {
+func lock(f *os.File, exclusive bool) error {
 	ol := new(windows.Overlapped)
 	return windows.LockFileEx(windows.Handle(f.Fd()), flags(exclusive), 0, 1, 0, ol)
 }
 
-func unlockFile(f *os.File) error {
+func unlock(f *os.File) error {
 	ol := new(windows.Overlapped)
 	return windows.UnlockFileEx(windows.Handle(f.Fd()), 0, 1, 0, ol)
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package audit
+package filelock
 
 import (
 	"errors"
@@ -9,9 +9,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// flock locks are per open file description, so two opens in one process exclude each
-// other as well as other processes.
-
 func how(exclusive bool) int {
 	if exclusive {
 		return unix.LOCK_EX
@@ -19,15 +16,17 @@ func how(exclusive bool) int {
 	return unix.LOCK_SH
 }
 
-func tryLockFile(f *os.File, exclusive bool) (bool, error) {
+func tryLock(f *os.File, exclusive bool) (bool, error) {
 	err := unix.Flock(int(f.Fd()), how(exclusive)|unix.LOCK_NB)
-	if errors.Is(err, unix.EWOULDBLOCK) {
+	if errors.Is(err, unix.EWOULDBLOCK) || errors.Is(err, unix.EAGAIN) {
 		return false, nil
 	}
 	return err == nil, err
 }
 
-func lockFile(f *os.File, exclusive bool) error {
+// lock blocks in flock until the lock is granted; a signal interrupting the wait
+// (EINTR) resumes it.
+func lock(f *os.File, exclusive bool) error {
 	for {
 		err := unix.Flock(int(f.Fd()), how(exclusive))
 		if !errors.Is(err, unix.EINTR) {
@@ -36,4 +35,4 @@ func lockFile(f *os.File, exclusive bool) error {
 	}
 }
 
-func unlockFile(f *os.File) error { return unix.Flock(int(f.Fd()), unix.LOCK_UN) }
+func unlock(f *os.File) error { return unix.Flock(int(f.Fd()), unix.LOCK_UN) }
