@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/windows-dev-agent/wda/host/hostenv"
 	"github.com/windows-dev-agent/wda/internal/platform/contain"
+	"github.com/windows-dev-agent/wda/internal/platform/home"
 	"github.com/windows-dev-agent/wda/schema"
 	"github.com/windows-dev-agent/wda/tools"
 )
@@ -65,7 +65,7 @@ func NewContained(dir, label, missing string, getenv func(string) string) Contai
 		c.Err = &BindError{Msg: missing}
 		return c
 	}
-	root, err := contain.NewRoot(hostenv.ExpandHome(dir, getenv))
+	root, err := contain.NewRoot(home.Expand(dir, getenv))
 	if err != nil {
 		c.Err = &BindError{Msg: err.Error()}
 		return c
@@ -84,7 +84,7 @@ func (c Contained) Bind(t tools.Tool, v any, _ Call) (*tools.Project, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := c.Root.Open(hostenv.ExpandHome(s, c.Getenv))
+	p, err := c.Root.Open(home.Expand(s, c.Getenv))
 	var nd *contain.NotDirError
 	switch {
 	case err == nil:

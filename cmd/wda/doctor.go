@@ -19,6 +19,7 @@ import (
 	"github.com/windows-dev-agent/wda/gen"
 	"github.com/windows-dev-agent/wda/host/hostenv"
 	"github.com/windows-dev-agent/wda/internal/config"
+	"github.com/windows-dev-agent/wda/internal/platform/home"
 	"github.com/windows-dev-agent/wda/internal/proc"
 	"github.com/windows-dev-agent/wda/tools/all"
 )
@@ -177,15 +178,21 @@ func (de doctorEnv) diagnose(ctx context.Context, only string) doctorReport {
 // claudeDir is Claude Code's configuration directory.
 func (de doctorEnv) claudeDir() string {
 	if v := hostenv.Var(de.getenv, "CLAUDE_CONFIG_DIR"); v != "" {
-		return hostenv.ExpandHome(v, de.getenv)
+		return home.Expand(v, de.getenv)
 	}
-	return filepath.Join(hostenv.Home(de.getenv), ".claude")
+	if h := home.Dir(de.getenv); h != "" {
+		return filepath.Join(h, ".claude")
+	}
+	return ""
 }
 
 // claudeInstalls reads plugins/installed_plugins.json: every install of
 // windows-dev-agent@<marketplace>, with its scope and installPath.
 func (de doctorEnv) claudeInstalls(ctx context.Context, rendered map[string][]byte) ([]install, []check) {
 	dir := de.claudeDir()
+	if dir == "" {
+		return nil, []check{{Name: "Claude Code", State: checkInfo, Detail: "no home directory is known (HOME/USERPROFILE unset) and CLAUDE_CONFIG_DIR is unset: not checked"}}
+	}
 	file := filepath.Join(dir, "plugins", "installed_plugins.json")
 	var reg struct {
 		Plugins map[string][]struct {
@@ -274,13 +281,16 @@ func enabledCheck(on *bool, id, fix, where string) check {
 
 // codexInstalls lists $CODEX_HOME/plugins/cache/<marketplace>/windows-dev-agent/<version>.
 func (de doctorEnv) codexInstalls(ctx context.Context, rendered map[string][]byte) ([]install, []check) {
-	home := config.CodexHome(de.getenv)
-	cache := filepath.Join(home, "plugins", "cache")
+	codexHome := config.CodexHome(de.getenv)
+	if codexHome == "" {
+		return nil, []check{{Name: "Codex", State: checkInfo, Detail: "no codexHome directory is known (HOME/USERPROFILE unset) and CODEX_HOME is unset: not checked"}}
+	}
+	cache := filepath.Join(codexHome, "plugins", "cache")
 	markets, err := os.ReadDir(cache)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, []check{{Name: "Codex", State: checkFail, Detail: fmt.Sprintf("%s cannot be read: %v", cache, err)}}
 	}
-	cfgText, _ := os.ReadFile(filepath.Join(home, "config.toml"))
+	cfgText, _ := os.ReadFile(filepath.Join(codexHome, "config.toml"))
 	cfg := scanCodexConfig(string(cfgText))
 	var out []install
 	for _, m := range markets {
@@ -300,14 +310,14 @@ func (de doctorEnv) codexInstalls(ctx context.Context, rendered map[string][]byt
 			root := filepath.Join(base, v.Name())
 			in := install{Host: "codex", ID: id, Version: v.Name(), Path: root}
 			in.Checks = append(in.Checks, enabledCheck(cfg.enabled[id], id,
-				fmt.Sprintf("set enabled = true under [plugins.\"%s\"] in %s, or reinstall with codex plugin add %s", id, filepath.Join(home, "config.toml"), id),
-				filepath.Join(home, "config.toml")))
+				fmt.Sprintf("set enabled = true under [plugins.\"%s\"] in %s, or reinstall with codex plugin add %s", id, filepath.Join(codexHome, "config.toml"), id),
+				filepath.Join(codexHome, "config.toml")))
 			if cfg.hooksOff {
 				in.Checks = append(in.Checks, check{Name: "hooks feature", State: checkFail,
 					Detail: "hooks are turned off ([features] hooks = false in config.toml)",
-					Fix:    "remove hooks = false from [features] in " + filepath.Join(home, "config.toml")})
+					Fix:    "remove hooks = false from [features] in " + filepath.Join(codexHome, "config.toml")})
 			}
-			data := filepath.Join(home, "plugins", "data", wda.ServerName)
+			data := filepath.Join(codexHome, "plugins", "data", wda.ServerName)
 			in.Checks = append(in.Checks, de.pluginChecks(ctx, "codex", id, root, data, v.Name(), rendered)...)
 			out = append(out, in)
 		}

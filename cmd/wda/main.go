@@ -47,9 +47,11 @@ More:
   skills [NAME]             list the shared skills, or print one
   help [COMMAND|TOOL]       help on a command, or a tool's arguments
   version                   print the version
-  mcp [--host claude|codex|generic] [--data-dir DIR] [--project DIR]
-                            serve MCP on stdio (hosts start this)
-  hook claude|codex EVENT   run a host hook (hosts start this)
+  mcp [--host HOST] [--data-dir DIR] [--project DIR]
+                            serve MCP on stdio (hosts start this); HOST is claude, codex,
+                            copilot, gemini, mcpb or generic
+  hook claude|codex|copilot EVENT
+                            run a host hook (hosts start this)
 
 Every command takes -h/--help; the tool commands take --json, --project DIR and --data-dir DIR.
 Exit codes: 0 done, 1 not done (refused, failed, unavailable, declined), 2 usage error.
@@ -61,8 +63,8 @@ var otherHelp = map[string]string{
 	"version": "usage: wda version\n\nPrints the version of this binary.\n",
 	"skills":  "usage: wda skills [NAME]\n\nLists the shared skills (the plugins ship them to the hosts), or prints one SKILL.md.\n",
 	"tools":   "usage: wda tools [--json]\n\nLists the ten tools, the safety class of a call with default arguments, and the command that runs each.\n",
-	"mcp":     "usage: wda mcp [--host claude|codex|generic] [--data-dir DIR] [--project DIR]\n\nServes the ten tools over MCP on standard input and output. Hosts start this; stdout carries JSON-RPC only.\n",
-	"hook":    "usage: wda hook claude|codex EVENT [--data-dir DIR]\n\nRuns a host hook with the event JSON on standard input. Hosts start this from the plugin's hooks file.\n",
+	"mcp":     "usage: wda mcp [--host claude|codex|copilot|gemini|mcpb|generic] [--data-dir DIR] [--project DIR]\n\nServes the ten tools over MCP on standard input and output. Hosts start this; stdout carries JSON-RPC only.\n",
+	"hook":    "usage: wda hook claude|codex|copilot EVENT [--data-dir DIR]\n\nRuns a host hook with the event JSON on standard input. Hosts start this from the plugin's hooks file.\n",
 	"help":    "usage: wda help [COMMAND|TOOL]\n\nHelp on a command (its flags, with types, bounds and defaults), or a tool's JSON arguments.\n",
 }
 

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -23,7 +24,7 @@ import (
 func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	fs := flag.NewFlagSet("wda mcp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	hostName := fs.String("host", "generic", "host adapter: claude, codex or generic")
+	hostName := fs.String("host", "generic", "host adapter: "+strings.Join(config.Hosts, ", "))
 	dataDir := fs.String("data-dir", "", "data directory (default: WINDOWS_DEV_AGENT_DATA_DIR or the host's own)")
 	project := fs.String("project", "", "project directory of the generic host (default: WINDOWS_DEV_AGENT_PROJECT_DIR or the current directory)")
 	if err := fs.Parse(args); err != nil {

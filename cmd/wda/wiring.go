@@ -9,7 +9,10 @@ import (
 	"github.com/windows-dev-agent/wda/host"
 	"github.com/windows-dev-agent/wda/host/claude"
 	"github.com/windows-dev-agent/wda/host/codex"
+	"github.com/windows-dev-agent/wda/host/copilot"
+	"github.com/windows-dev-agent/wda/host/gemini"
 	"github.com/windows-dev-agent/wda/host/hook"
+	"github.com/windows-dev-agent/wda/host/mcpb"
 	"github.com/windows-dev-agent/wda/internal/catalog"
 	"github.com/windows-dev-agent/wda/internal/config"
 	"github.com/windows-dev-agent/wda/internal/hookscope"
@@ -67,6 +70,12 @@ func adapter(cfg config.Config) host.Host {
 		return claude.New(cfg.ProjectDir, cfg.Getenv)
 	case "codex":
 		return codex.New(cfg.DataDir)
+	case "copilot":
+		return copilot.New()
+	case "gemini":
+		return gemini.New(cfg.ProjectDir, cfg.Getenv)
+	case "mcpb":
+		return mcpb.New()
 	}
 	return host.NewGeneric(cfg.ProjectDir, cfg.Getenv)
 }

@@ -50,13 +50,25 @@ var Shipped = Specs{
 
 // ShippedCatalog is the base class of each shipped capability.
 var ShippedCatalog = map[string]tools.Class{
+	"build-cargo":     tools.Reversible,
+	"build-cmake":     tools.Reversible,
 	"build-dotnet":    tools.Reversible,
 	"build-go":        tools.Reversible,
+	"build-msbuild":   tools.Reversible,
+	"build-npm":       tools.Reversible,
+	"configure-cmake": tools.Reversible,
 	"create-pr":       tools.ApprovalRequired,
+	"diff-git":        tools.ReadOnly,
 	"inspect-git":     tools.ReadOnly,
 	"lint-javascript": tools.Reversible,
+	"lint-npm":        tools.Reversible,
+	"lint-pylint":     tools.Reversible,
 	"lint-python":     tools.Reversible,
+	"log-git":         tools.ReadOnly,
+	"test-cargo":      tools.Reversible,
 	"test-dotnet":     tools.Reversible,
 	"test-go":         tools.Reversible,
+	"test-npm":        tools.Reversible,
 	"test-python":     tools.Reversible,
+	"vet-go":          tools.Reversible,
 }

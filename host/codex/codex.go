@@ -3,6 +3,7 @@ package codex
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -102,7 +103,7 @@ func (h *Host) Bind(t tools.Tool, v any, c host.Call) (*tools.Project, error) {
 	if s == "" {
 		return nil, &host.BindError{Msg: MsgRequired}
 	}
-	if !IsAbsolute(s) {
+	if !filepath.IsAbs(s) {
 		return nil, &host.BindError{Msg: MsgNotAbsolute}
 	}
 	if rec, ok := h.handedOver(c); ok {

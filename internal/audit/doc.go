@@ -6,8 +6,8 @@
 //   - the record format (Record: JSON Lines, schema_version 1, UTC timestamps);
 //   - the one pure outcome derivation (Outcome, ResultStatus, ExecutionStarted,
 //     DecodeResult) shared by the MCP server's sink and every hook;
-//   - bounded appends (Append): a cross-process lock among writers (flock on Unix,
-//     LockFileEx on Windows) held across the rotate-then-append step, rotation at
+//   - bounded appends (Append): a cross-process lock among writers
+//     (internal/platform/filelock) held across the rotate-then-append step, rotation at
 //     SegmentLimit bytes to exactly one predecessor, and a record written whole or not at
 //     all;
 //   - lock-free reading of retained history (Read, ReadSession) and session summaries

@@ -7,7 +7,7 @@ import (
 
 // Receipt is the runner receipt (docs/process-runner.md) as a tool result merges it. It leaves
 // out argv (the result carries its own, the same list), and execution_started and
-// error, which every result already has through runtime.Status; Merge fills those.
+// error, which every result already has through tools.Status; Merge fills those.
 // Embed it as a pointer so results of calls that ran nothing carry none of it.
 type Receipt struct {
 	Succeeded               bool   `json:"succeeded"`
@@ -39,8 +39,8 @@ func FromReceipt(r proc.Receipt) *Receipt {
 	}
 }
 
-// Merge is the status of a result that ran r, merged the way the reference merges
-// result maps: the receipt's error and execution_started, then a non-empty err over it.
+// Merge is the status of a result that ran r: the receipt's error and execution_started,
+// then a non-empty err over it (docs/tools/capability_run.md, "Output").
 func Merge(status, err string, r proc.Receipt) tools.Status {
 	s := tools.Status{Status: status, Error: r.Error, ExecutionStarted: r.ExecutionStarted}
 	if err != "" {

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/windows-dev-agent/wda/internal/platform/contain"
 )
 
 // PathResolver resolves bare tool names against PATH read through Getenv
@@ -50,8 +52,8 @@ func isExecutableFile(path string) bool {
 }
 
 // SamePath reports whether a and b are both absolute, both exist as files
-// after every link is resolved, and name the same resolved path (case-insensitively
-// on Windows).
+// after every link is resolved, and name the same resolved path under the platform's
+// case rule (contain.Same: case-insensitively on Windows only).
 func SamePath(a, b string) bool {
 	if !filepath.IsAbs(a) || !filepath.IsAbs(b) {
 		return false
@@ -64,7 +66,7 @@ func SamePath(a, b string) bool {
 	if !ok {
 		return false
 	}
-	return pathsEqual(ra, rb)
+	return contain.Same(ra, rb)
 }
 
 func realFile(p string) (string, bool) {

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"golang.org/x/sys/windows"
+
+	"github.com/windows-dev-agent/wda/internal/platform/finalpath"
 )
 
 // needsInterpreter: .ps1 targets run through Windows PowerShell.
@@ -88,7 +90,7 @@ func heldWorkDir(h *os.File) (workDir, error) {
 		held.Close()
 		return workDir{}, errors.New("not a directory")
 	}
-	dir, err := finalPath(dup)
+	dir, err := finalpath.OfHandle(dup)
 	if err != nil {
 		held.Close()
 		return workDir{}, fmt.Errorf("final path: %w", err)
@@ -155,7 +157,7 @@ func (s *sealedFile) identify(path string) error {
 		s.id = Identity{Kind: KindAppExecutionAlias, SHA256: sumHex(h)}
 		return nil
 	}
-	final, err := finalPath(s.h)
+	final, err := finalpath.OfHandle(s.h)
 	if err != nil {
 		return fmt.Errorf("final path of %s: %w", path, err)
 	}
@@ -183,22 +185,6 @@ func (s *sealedFile) identify(path string) error {
 	}
 	s.id = Identity{Kind: kind, SHA256: sumHex(h)}
 	return nil
-}
-
-// finalPath is GetFinalPathNameByHandleW (normalized, DOS volume name) without the
-// \\?\ prefixes.
-func finalPath(h windows.Handle) (string, error) {
-	buf := make([]uint16, windows.MAX_PATH)
-	for {
-		n, err := windows.GetFinalPathNameByHandle(h, &buf[0], uint32(len(buf)), 0)
-		if err != nil {
-			return "", err
-		}
-		if int(n) < len(buf) {
-			return stripFinalPathPrefix(windows.UTF16ToString(buf[:n])), nil
-		}
-		buf = make([]uint16, n+1)
-	}
 }
 
 // longPath expands 8.3 short components (C:\PROGRA~1) so they compare equal to the

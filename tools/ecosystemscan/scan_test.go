@@ -218,8 +218,9 @@ func TestHostScan(t *testing.T) {
 		t.Errorf("host MCP configs: %+v", inv.MCP)
 	}
 	wantRuns := []proc.Request{
-		{Argv: []string{code, "--list-extensions"}, Dir: root, Timeout: CodeTimeout},
-		{Argv: []string{winget, "list", "--source", "winget", "--disable-interactivity"}, Dir: root, Timeout: WingetTimeout, StdoutLimit: 64 * 1024},
+		// Each program runs in its own directory, never the project.
+		{Argv: []string{code, "--list-extensions"}, Dir: filepath.Dir(code), Timeout: CodeTimeout},
+		{Argv: []string{winget, "list", "--source", "winget", "--disable-interactivity"}, Dir: filepath.Dir(winget), Timeout: WingetTimeout, StdoutLimit: 64 * 1024},
 	}
 	if diff := cmp.Diff(wantRuns, rec.runs); diff != "" {
 		t.Errorf("runs (-want +got)\n%s", diff)

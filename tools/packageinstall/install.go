@@ -14,7 +14,7 @@ import (
 	"github.com/windows-dev-agent/wda/tools/internal/discovery"
 )
 
-// Timeout bounds one installer run; package managers can take minutes.
+// Timeout is the installer timeout (docs/tools/package_install.md, "Limits").
 const Timeout = 600 * time.Second
 
 // MaxIDLength is the longest package_id accepted.
@@ -49,8 +49,8 @@ func DefaultDeps() Deps {
 		Resolver: func(getenv func(string) string) proc.Resolver { return proc.NewResolver(getenv) }}
 }
 
-// Argv is the install argv for source with the bare executable name as argv[0]:
-// non-interactive, agreements accepted in the reviewed argv, winget bound to its source.
+// Argv is the install argv for source with the bare executable name as argv[0]
+// (docs/tools/package_install.md, "Processes").
 func Argv(source, id string) []string {
 	switch source {
 	case "chocolatey":

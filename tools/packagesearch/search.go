@@ -12,7 +12,7 @@ import (
 	"github.com/windows-dev-agent/wda/tools"
 )
 
-// Timeout is the search timeout (tools.md §3.5).
+// Timeout is the search timeout (docs/tools/package_search.md, "Limits").
 const Timeout = 90 * time.Second
 
 // managers maps a source to the executable name resolved on PATH.
@@ -38,7 +38,8 @@ const (
 )
 
 // Argv is the search argv for source with the bare executable name as argv[0]
-// (tools.md §3.5). It never contains install or an agreement flag.
+// (docs/tools/package_search.md, "Processes"). It never contains install or an agreement
+// flag.
 func Argv(source, query string) []string {
 	switch source {
 	case "chocolatey":
