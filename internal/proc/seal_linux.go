@@ -27,6 +27,13 @@ func sealExecutable(p *prepared, exe string, expected *Identity) *Receipt {
 	}
 	s := &sealedFile{f: f}
 	p.seals = append(p.seals, s)
+	if expected == nil && isScript(f) {
+		// An unreviewed #! script is started by its path: its interpreter gets that path
+		// as $0, which version-manager shims (pyenv, rbenv, asdf) read to know what to
+		// run. A reviewed one keeps the stricter rule below: exactly the held file.
+		p.path = exe
+		return nil
+	}
 	p.path = heldExecutable
 	p.extra = []*os.File{f}
 	if expected == nil {
@@ -46,6 +53,14 @@ func sealExecutable(p *prepared, exe string, expected *Identity) *Receipt {
 	}
 	return nil
 }
+
+// isScript reports whether the opened file starts with #!.
+func isScript(f *os.File) bool {
+	var b [2]byte
+	n, _ := f.ReadAt(b[:], 0)
+	return n == 2 && b[0] == '#' && b[1] == '!'
+}
+
 
 // heldWorkDir gives the child the held directory itself: the child changes into
 // /proc/self/fd/N before its descriptors are rearranged for the exec, so N is our own

@@ -95,6 +95,10 @@ func startDetached(cmd *exec.Cmd, p *prepared) (*Receipt, error) {
 // failed, hence the conditional wording.
 func startError(err error, exe string, traced bool) error {
 	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path == exe && errors.Is(pe.Err, syscall.ENOENT) {
+		// An unreviewed #! script started by its path: the file was there a moment ago.
+		return fmt.Errorf("%s %s: %w (its #! interpreter was not found)", pe.Op, exe, pe.Err)
+	}
 	if !errors.As(err, &pe) || pe.Path != heldExecutable {
 		return err
 	}

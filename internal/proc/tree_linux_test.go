@@ -223,6 +223,22 @@ func TestRunReviewedChildSeesItsOwnPath(t *testing.T) {
 	}
 }
 
+// TestRunUnreviewedScriptSeesItsPath: an unreviewed #! script (a version probe) is
+// started by its path, so $0 is that path and a version-manager shim, which reads its
+// own name from $0 to know what to run, works.
+func TestRunUnreviewedScriptSeesItsPath(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh")
+	}
+	dir := t.TempDir()
+	shim := filepath.Join(dir, "python")
+	os.WriteFile(shim, []byte("#!/bin/sh\nprogram=\"${0##*/}\"\nprintf '%s|%s' \"$program\" \"$*\"\n"), 0o755)
+	r := Run(context.Background(), Request{Argv: []string{shim, "--version"}, Dir: dir})
+	if want := "python|--version"; !r.Succeeded || r.Stdout != want {
+		t.Errorf("stdout %q, want %q (%+v)", r.Stdout, want, r)
+	}
+}
+
 // TestRunReviewedScript: a #! script runs from the held file: the interpreter is handed
 // /proc/self/fd/3, which names the reviewed script, and the arguments follow.
 func TestRunReviewedScript(t *testing.T) {
@@ -248,9 +264,20 @@ func TestRunStartErrorNamesTheExecutable(t *testing.T) {
 	dir := t.TempDir()
 	script := filepath.Join(dir, "tool")
 	os.WriteFile(script, []byte("#!/nonexistent/interpreter\n"), 0o755)
+	// Unreviewed: started by its path.
 	r := Run(context.Background(), Request{Argv: []string{script}, Dir: dir})
-	want := "Process could not be started: fork/exec " + script + ": no such file or directory (it is started from its open file through /proc/self/fd, which needs /proc; a missing #! interpreter fails the same way)"
+	want := "Process could not be started: fork/exec " + script + ": no such file or directory (its #! interpreter was not found)"
 	if r.ExecutionStarted || r.Error != want {
 		t.Errorf("error %q, want %q", r.Error, want)
+	}
+	// Reviewed: started from the held file.
+	id, err := Fingerprint(script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r = Run(context.Background(), Request{Argv: []string{script}, Dir: dir, Expected: &id})
+	want = "Process could not be started: fork/exec " + script + ": no such file or directory (it is started from its open file through /proc/self/fd, which needs /proc; a missing #! interpreter fails the same way)"
+	if r.ExecutionStarted || r.Error != want {
+		t.Errorf("reviewed: error %q, want %q", r.Error, want)
 	}
 }
