@@ -61,7 +61,6 @@ func isScript(f *os.File) bool {
 	return n == 2 && b[0] == '#' && b[1] == '!'
 }
 
-
 // heldWorkDir gives the child the held directory itself: the child changes into
 // /proc/self/fd/N before its descriptors are rearranged for the exec, so N is our own
 // descriptor number. The directory is duplicated first so a caller closing its handle
