@@ -55,7 +55,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	case "skills":
 		return runSkills(rest, stdout, stderr)
 	case "version", "--version", "-v":
-		fmt.Fprintf(stdout, "%s %s\n", wda.ServerName, wda.Version)
+		fmt.Fprintf(stdout, "%s %s%s\n", wda.ServerName, wda.Version, buildSource())
 		return 0
 	case "help", "--help", "-h":
 		fmt.Fprint(stdout, usage)

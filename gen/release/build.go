@@ -168,6 +168,8 @@ func Build(ctx context.Context, o Options) (*Result, error) {
 	if o.Targets == nil {
 		o.Targets = Targets
 	}
+	// Always in the order of Targets, once each: RELEASE.json lists them that way.
+	o.Targets = slices.DeleteFunc(slices.Clone(Targets), func(t Target) bool { return !slices.Contains(o.Targets, t) })
 	if o.Toolchain == "" {
 		o.Toolchain = "local"
 	}

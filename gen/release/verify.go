@@ -78,9 +78,9 @@ func Verify(ctx context.Context, dir string, o VerifyOptions) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	want := o.Targets
-	if want == nil {
-		want = Targets
+	want := Targets
+	if o.Targets != nil {
+		want = slices.DeleteFunc(slices.Clone(Targets), func(t Target) bool { return !slices.Contains(o.Targets, t) })
 	}
 	var names []string
 	for _, t := range want {
