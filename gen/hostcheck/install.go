@@ -1,0 +1,196 @@
+package hostcheck
+
+import (
+	"archive/tar"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	goruntime "runtime"
+	"strings"
+	"time"
+
+	"github.com/windows-dev-agent/wda/internal/proc"
+)
+
+// installGroup puts the pinned clients into the cache, skipping those already there.
+func (e *Env) installGroup() Group {
+	var names []string
+	for _, c := range ReleaseClients {
+		names = append(names, c.Spec())
+	}
+	return Group{Name: "install", Checks: []Check{
+		{Name: "npm " + strings.Join(names, " "), Run: func(ctx context.Context) error { return e.installNPM(ctx, ReleaseClients) }},
+	}}
+}
+
+// installNPM installs the clients missing from the cache at their exact versions.
+func (e *Env) installNPM(ctx context.Context, clients []Client) error {
+	var missing []string
+	for _, c := range clients {
+		if _, err := e.binScript(c); err != nil {
+			missing = append(missing, c.Spec())
+		}
+	}
+	if len(missing) > 0 {
+		npm, err := e.npmCLI()
+		if err != nil {
+			return err
+		}
+		args := append([]string{e.node, npm, "install", "--prefix", e.cfg.Cache, "--save-exact", "--no-audit", "--no-fund"}, missing...)
+		r := e.run(ctx, request{argv: args, dir: e.cfg.Cache, env: e.clientEnv(e.cfg.Cache, "npm_config_update_notifier=false"), timeout: 20 * time.Minute})
+		if err := r.err(); err != nil {
+			return fmt.Errorf("npm install %s: %w", strings.Join(missing, " "), err)
+		}
+	}
+	for _, c := range clients {
+		if _, err := e.binScript(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// npmCLI is npm's own script (run under node: npm's launcher is a shell script or a
+// .cmd file, which the process runner does not start).
+func (e *Env) npmCLI() (string, error) {
+	dir := filepath.Dir(e.node)
+	candidates := []string{filepath.Join(dir, "..", "lib", "node_modules", "npm", "bin", "npm-cli.js")}
+	if goruntime.GOOS == "windows" {
+		candidates = []string{filepath.Join(dir, "node_modules", "npm", "bin", "npm-cli.js")}
+	}
+	for _, d := range filepath.SplitList(e.getenv("PATH")) {
+		if filepath.IsAbs(d) {
+			candidates = append(candidates, filepath.Join(d, "npm"), filepath.Join(d, "npm-cli.js"))
+		}
+	}
+	for _, c := range candidates {
+		if real, err := filepath.EvalSymlinks(c); err == nil && strings.HasSuffix(real, "npm-cli.js") {
+			return real, nil
+		}
+	}
+	return "", errors.New("npm's npm-cli.js was not found beside node or on PATH")
+}
+
+// packDir is where npmPack unpacks a package: the spec with '/' and '@' as '_'.
+func packDir(root string, c Client) string {
+	return filepath.Join(root, strings.NewReplacer("/", "_", "@", "_").Replace(c.Spec()))
+}
+
+// npmPack fetches a package that npm cannot install on this platform (a Windows build)
+// with `npm pack` and unpacks it under root once; it returns the path of the file named
+// c.Bin inside it.
+func (e *Env) npmPack(ctx context.Context, root string, c Client) (string, error) {
+	dir := packDir(root, c)
+	if _, err := os.Stat(filepath.Join(dir, "done")); err != nil {
+		if err := os.RemoveAll(dir); err != nil {
+			return "", err
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return "", err
+		}
+		npm, err := e.npmCLI()
+		if err != nil {
+			return "", err
+		}
+		r := e.run(ctx, request{argv: []string{e.node, npm, "pack", "--silent", c.Spec()}, dir: dir,
+			env: e.clientEnv(e.cfg.Cache, "npm_config_update_notifier=false"), timeout: 30 * time.Minute})
+		if err := r.err(); err != nil {
+			return "", fmt.Errorf("npm pack %s: %w", c.Spec(), err)
+		}
+		tgz := filepath.Join(dir, filepath.Base(strings.TrimSpace(r.Stdout)))
+		if err := untgz(tgz, dir); err != nil {
+			return "", fmt.Errorf("unpacking %s: %w", tgz, err)
+		}
+		if err := os.Remove(tgz); err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(filepath.Join(dir, "done"), nil, 0o644); err != nil {
+			return "", err
+		}
+	}
+	var found string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && found == "" && !d.IsDir() && d.Name() == c.Bin {
+			found = p
+		}
+		return err
+	})
+	if err == nil && found == "" {
+		err = fmt.Errorf("%s has no %s", c.Spec(), c.Bin)
+	}
+	return found, err
+}
+
+// untgz unpacks a gzip'd tar of regular files and folders into dir, refusing any entry
+// that would land outside it.
+func untgz(name, dir string) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return err
+	}
+	tr := tar.NewReader(zr)
+	for {
+		h, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		rel := filepath.FromSlash(h.Name)
+		if !filepath.IsLocal(rel) {
+			return fmt.Errorf("entry %q leaves the folder", h.Name)
+		}
+		p := filepath.Join(dir, rel)
+		switch h.Typeflag {
+		case tar.TypeDir:
+			if err := os.MkdirAll(p, 0o755); err != nil {
+				return err
+			}
+		case tar.TypeReg:
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				return err
+			}
+			mode := os.FileMode(0o644)
+			if h.Mode&0o111 != 0 {
+				mode = 0o755
+			}
+			out, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, mode)
+			if err != nil {
+				return err
+			}
+			_, err = io.Copy(out, tr)
+			if cerr := out.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				return err
+			}
+		default:
+			return fmt.Errorf("entry %q is not a file or folder", h.Name)
+		}
+	}
+}
+
+// resolveTool finds a program on PATH or at one of the fixed places given.
+func (e *Env) resolveTool(name string, fixed ...string) (string, bool) {
+	if p, ok := proc.NewResolver(e.getenv).Resolve(name); ok {
+		return p, true
+	}
+	for _, f := range fixed {
+		if fi, err := os.Stat(f); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+			return f, true
+		}
+	}
+	return "", false
+}
