@@ -65,7 +65,9 @@ func (e *Env) ensureRelease(ctx context.Context) error {
 }
 
 // indent prefixes the build's progress lines so they read as part of one check.
-type indent struct{ w interface{ Write([]byte) (int, error) } }
+type indent struct {
+	w interface{ Write([]byte) (int, error) }
+}
 
 func (i indent) Write(p []byte) (int, error) {
 	lines := strings.SplitAfter(string(p), "\n")
