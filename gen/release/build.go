@@ -521,13 +521,22 @@ func dispatchScript(name string) []byte {
 	fmt.Fprintf(&b, `#!/bin/sh
 # Windows Dev Agent: starts this machine's build of %[1]s from the folder beside
 # this script (docs/release.md in the source repository). Windows never runs this
-# file: there the hosts start %[1]s.exe directly.
-case "$(uname -sm)" in
-'Linux x86_64') t=linux-amd64 ;;
-'Linux aarch64' | 'Linux arm64') t=linux-arm64 ;;
-'Darwin x86_64') t=darwin-amd64 ;;
-'Darwin arm64') t=darwin-arm64 ;;
-*) echo "%[1]s: this release has no build for $(uname -sm)" >&2; exit 126 ;;
+# file: there the hosts start %[1]s.exe directly. On Linux the machine is read from
+# /proc (no extra process per hook call); elsewhere, or on an older kernel, from uname.
+m=
+[ -r /proc/sys/kernel/arch ] && read -r m </proc/sys/kernel/arch
+case $m in
+x86_64) t=linux-amd64 ;;
+aarch64) t=linux-arm64 ;;
+*)
+	case "$(uname -sm)" in
+	'Linux x86_64') t=linux-amd64 ;;
+	'Linux aarch64' | 'Linux arm64') t=linux-arm64 ;;
+	'Darwin x86_64') t=darwin-amd64 ;;
+	'Darwin arm64') t=darwin-arm64 ;;
+	*) echo "%[1]s: this release has no build for $(uname -sm)" >&2; exit 126 ;;
+	esac
+	;;
 esac
 d=${0%%/*}
 [ "$d" = "$0" ] && d=.
