@@ -87,7 +87,7 @@ func Lint() error {
 	if err := sh.RunWithV(windows, filepath.Join(tools, "golangci-lint"+hostExeSuffix()), "run", "./..."); err != nil {
 		return err
 	}
-	return sh.RunV("go", "run", actionlint, filepath.Join(".github", "workflows", "ci.yml"))
+	return sh.RunV("go", "run", actionlint, filepath.Join(".github", "workflows", "ci.yml"), filepath.Join(".github", "workflows", "release.yml"))
 }
 
 // hostExeSuffix is the executable suffix of the machine running mage (exeSuffix is
