@@ -126,6 +126,9 @@ func (e *Env) npmPack(ctx context.Context, root string, c Client) (string, error
 	return found, err
 }
 
+// maxEntry bounds one unpacked file (Claude Code for Windows is about 400 MB).
+const maxEntry = 2 << 30
+
 // untgz unpacks a gzip'd tar of regular files and folders into dir, refusing any entry
 // that would land outside it.
 func untgz(name, dir string) error {
@@ -169,7 +172,14 @@ func untgz(name, dir string) error {
 			if err != nil {
 				return err
 			}
-			_, err = io.Copy(out, tr)
+			// A client package is far below maxEntry; a larger entry is not one.
+			n, err := io.CopyN(out, tr, maxEntry+1)
+			if errors.Is(err, io.EOF) {
+				err = nil
+			}
+			if err == nil && n > maxEntry {
+				err = fmt.Errorf("entry %q is larger than %d bytes", h.Name, int64(maxEntry))
+			}
 			if cerr := out.Close(); err == nil {
 				err = cerr
 			}
