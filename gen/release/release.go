@@ -116,7 +116,7 @@ func Check(ctx context.Context, g *Git, o CheckOptions) error {
 		fmt.Fprintf(o.Log, "release check: no release is published on this branch (no %s, no %s); nothing to check\n", ClaudeMarketplacePath, CodexMarketplacePath)
 		return nil
 	}
-	fmt.Fprintf(o.Log, "release check: the index pins distribution commit %s (%s %s)\n", p.commit, Branch+"/v", p.version)
+	fmt.Fprintf(o.Log, "release check: the index pins distribution commit %s (%s/v%s)\n", p.commit, Branch, p.version)
 	dir, cleanup, err := locate(ctx, g, p.commit, o.Release)
 	if err != nil {
 		return err
