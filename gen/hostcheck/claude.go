@@ -27,9 +27,10 @@ const (
 
 // Texts the hooks answer with (host/hook) that the sessions must show.
 const (
-	forbiddenText = "Windows Dev Agent blocked a forbidden action"
-	askText       = "classifies this call as approval-required"
-	stopText      = "Windows Dev Agent Session Audit"
+	forbiddenCommand = "format C:"
+	forbiddenText    = "Windows Dev Agent blocked a forbidden action"
+	askText          = "classifies this call as approval-required"
+	stopText         = "Windows Dev Agent Session Audit"
 )
 
 // askedCall is an executing capability_run of an approval-required capability: the
@@ -151,7 +152,7 @@ func (e *Env) runClaude(ctx context.Context, sc *script, run claudeRunner, allow
 	if err != nil {
 		return nil, err
 	}
-	defer model.Close()
+	defer func() { _ = model.Close() }() // the session is over; its results are in hand
 	r := run(ctx, []string{"ANTHROPIC_BASE_URL=" + model.URL, "ANTHROPIC_API_KEY=sk-ant-api03-scripted"},
 		"-p", "use the tools", "--output-format", "stream-json", "--verbose", "--allowedTools", strings.Join(allowed, ","))
 	if err := r.err(); err != nil {

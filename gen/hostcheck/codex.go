@@ -106,7 +106,7 @@ func (e *Env) codexGroup() Group {
 		{Name: "session (hooks trusted for the run): env_inspect, format C:, an executing capability_run", Run: func(ctx context.Context) error {
 			sc = newScript(
 				step{Tool: "env_inspect", Namespace: codexNamespace, Input: map[string]any{}},
-				step{Tool: "exec_command", Input: map[string]any{"cmd": "format C:"}},
+				step{Tool: "exec_command", Input: map[string]any{"cmd": forbiddenCommand}},
 				step{Tool: "capability_run", Namespace: codexNamespace, Input: askedCall(s.project)},
 			)
 			var err error
@@ -122,7 +122,7 @@ func (e *Env) codexGroup() Group {
 			return envInspectAnswered(tr.result("env_inspect"), "")
 		}},
 		{Name: "PreToolUse blocks format C:", Independent: true, Run: func(context.Context) error {
-			return tr.blocked("format C:")
+			return tr.blocked()
 		}},
 		{Name: "an executing capability_run is asked (and refused: exec never approves)", Independent: true, Run: func(context.Context) error {
 			if msg := tr.failure("capability_run"); !strings.Contains(msg, "requires approval") {
@@ -149,7 +149,7 @@ func (e *Env) runCodex(ctx context.Context, sc *script, run codexRunner) (*codex
 	if err != nil {
 		return nil, err
 	}
-	defer model.Close()
+	defer func() { _ = model.Close() }() // the session is over; its results are in hand
 	provider := fmt.Sprintf(`model_providers.scripted={name="scripted",base_url="%s/v1",wire_api="responses",env_key="SCRIPTED_KEY",supports_websockets=false}`, model.URL)
 	r := run(ctx, []string{"SCRIPTED_KEY=scripted"}, "exec", "--skip-git-repo-check", "--json",
 		"-c", "model_provider=scripted", "-c", "model=scripted-model", "-c", provider,
@@ -222,8 +222,9 @@ func (t *codexTranscript) failure(tool string) string {
 	return ""
 }
 
-// blocked checks the hook blocked the shell command and it never ran.
-func (t *codexTranscript) blocked(command string) error {
+// blocked checks the hook blocked forbiddenCommand and it never ran.
+func (t *codexTranscript) blocked() error {
+	command := forbiddenCommand
 	for _, it := range t.items {
 		if it.Type == "command_execution" && strings.Contains(it.Command, command) && it.ExitCode != nil {
 			return fmt.Errorf("%q ran (exit %d)", it.Command, *it.ExitCode)

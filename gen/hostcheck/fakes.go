@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"time"
 )
 
 // maxRequest bounds what a stand-in reads of one request.
@@ -21,7 +22,7 @@ func serve(h http.Handler) (*loopback, error) {
 	if err != nil {
 		return nil, err
 	}
-	srv := &http.Server{Handler: h}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 30 * time.Second}
 	go func() { _ = srv.Serve(ln) }() // returns when Close is called
 	return &loopback{URL: "http://" + ln.Addr().String(), srv: srv}, nil
 }

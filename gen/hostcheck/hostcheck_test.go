@@ -140,14 +140,14 @@ func TestParseCodex(t *testing.T) {
 	if !strings.Contains(tr.failure("capability_run"), "requires approval") {
 		t.Error("the approval failure was not found")
 	}
-	if err := tr.blocked("format C:"); err != nil {
+	if err := tr.blocked(); err != nil {
 		t.Error(err)
 	}
 	ran := parseCodex(stdout+`{"type":"item.completed","item":{"type":"command_execution","command":"/bin/bash -lc 'format C:'","exit_code":127}}`+"\n", tr.stderr)
-	if err := ran.blocked("format C:"); err == nil {
+	if err := ran.blocked(); err == nil {
 		t.Error("a command that ran counted as blocked")
 	}
-	if err := parseCodex(stdout, "").blocked("format C:"); err == nil {
+	if err := parseCodex(stdout, "").blocked(); err == nil {
 		t.Error("no hook message, yet blocked")
 	}
 }
@@ -297,7 +297,7 @@ func FuzzParseCodex(f *testing.F) {
 	f.Add(`{"type":"item.completed","item":{"type":"command_execution","command":"format C:","exit_code":1}}`, "blocked by PreToolUse hook")
 	f.Fuzz(func(t *testing.T, stdout, stderr string) {
 		tr := parseCodex(stdout, stderr)
-		_ = tr.blocked("format C:")
+		_ = tr.blocked()
 		_ = tr.result("env_inspect")
 		_ = tr.failure("capability_run")
 	})

@@ -112,17 +112,18 @@ func (e *Env) releaseIsCommitted(ctx context.Context) error {
 
 // treeDigest is every regular file under root (slash path → sha256 and executable
 // bit), skipping .git.
-func treeDigest(root string) (map[string]string, error) {
+func treeDigest(dir string) (map[string]string, error) {
 	out := map[string]string{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	fsys := root.FS()
+	err = fs.WalkDir(fsys, ".", func(rel string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		rel, err := filepath.Rel(root, p)
-		if err != nil {
-			return err
-		}
-		rel = filepath.ToSlash(rel)
 		if d.IsDir() {
 			if d.Name() == ".git" {
 				return fs.SkipDir
@@ -137,7 +138,7 @@ func treeDigest(root string) (map[string]string, error) {
 			out[rel] = "not a regular file"
 			return nil
 		}
-		b, err := os.ReadFile(p)
+		b, err := fs.ReadFile(fsys, rel)
 		if err != nil {
 			return err
 		}

@@ -266,7 +266,7 @@ func (e *Env) resolvesToWdaExe(ctx context.Context, srv *codexMCPServer, install
 	}
 	plain := filepath.Join(cwd, "bin", "wda")
 	if f, err := pe.Open(plain); err == nil {
-		f.Close()
+		_ = f.Close() // read-only
 		return fmt.Errorf("%s is a Windows executable: Codex would start it instead of wda.exe", plain)
 	}
 	exePath := filepath.Join(cwd, "bin", "wda.exe")
@@ -275,7 +275,7 @@ func (e *Env) resolvesToWdaExe(ctx context.Context, srv *codexMCPServer, install
 		return fmt.Errorf("%s: %w", exePath, err)
 	}
 	machine := f.Machine
-	f.Close()
+	_ = f.Close() // read-only
 	if machine != pe.IMAGE_FILE_MACHINE_AMD64 {
 		return fmt.Errorf("%s is for machine %#x, want AMD64", exePath, machine)
 	}

@@ -228,7 +228,7 @@ func Build(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(tmp)
+	defer func() { _ = os.RemoveAll(tmp) }() // temporary clone and builds; nothing to report
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return nil, err
 	}
@@ -237,7 +237,7 @@ func Build(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(stageParent)
+	defer func() { _ = os.RemoveAll(stageParent) }() // empty once the stage is in place
 	checkout := filepath.Join(tmp, "src")
 	logf("source %s (%s)", commit, time.Unix(unix, 0).UTC().Format(time.RFC3339))
 	logf("check out %s into a temporary clone", commit[:12])
@@ -333,31 +333,32 @@ var versionRE = regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$`)
 func payloadFiles(checkout string, m Manifest) ([]file, error) {
 	var files []file
 	for _, host := range []string{ClaudeDir, CodexDir} {
-		root := filepath.Join(checkout, "dist", host)
-		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			rel, err := filepath.Rel(root, p)
+		root, err := os.OpenRoot(filepath.Join(checkout, "dist", host))
+		if err != nil {
+			return nil, err
+		}
+		fsys := root.FS()
+		err = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
 			if d.IsDir() {
-				if filepath.ToSlash(rel) == "bin" {
+				if p == "bin" {
 					return fs.SkipDir // build outputs of a developer's checkout never ship
 				}
 				return nil
 			}
 			if !d.Type().IsRegular() {
-				return fmt.Errorf("%s: not a regular file", p)
+				return fmt.Errorf("dist/%s/%s: not a regular file", host, p)
 			}
-			data, err := os.ReadFile(p)
+			data, err := fs.ReadFile(fsys, p)
 			if err != nil {
 				return err
 			}
-			files = append(files, file{path: path.Join(host, filepath.ToSlash(rel)), data: data})
+			files = append(files, file{path: path.Join(host, p), data: data})
 			return nil
 		})
+		root.Close()
 		if err != nil {
 			return nil, err
 		}

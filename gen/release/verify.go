@@ -93,7 +93,7 @@ func Verify(ctx context.Context, dir string, o VerifyOptions) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(tmp)
+	defer func() { _ = os.RemoveAll(tmp) }() // the rebuild; nothing to report
 	fmt.Fprintf(o.Log, "release: rebuilding %s %s from %s with %s\n", m.Name, m.Version, m.SourceCommit, m.Go)
 	// GOTOOLCHAIN=<recorded version> makes the go command use (or fetch) exactly the
 	// toolchain the distribution was built with.

@@ -41,7 +41,11 @@ func main() {
 func run(ctx context.Context, cfg hostcheck.Config) int {
 	env, err := hostcheck.NewEnv(cfg)
 	if env != nil {
-		defer env.Close()
+		defer func() {
+			if err := env.Close(); err != nil {
+				fmt.Fprintln(os.Stderr, "hostcheck: removing the work folder:", err)
+			}
+		}()
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "hostcheck:", err)
