@@ -409,7 +409,8 @@ func TestIndexRejectsBadInput(t *testing.T) {
 	}
 }
 
-// The repository this test runs in must satisfy its own release index.
+// The repository this test runs in must satisfy its own release index (the rebuild is
+// `release check`'s job in CI, not every test run's).
 func TestThisRepository(t *testing.T) {
 	g, err := NewGit(filepath.Join("..", ".."))
 	if err != nil {
@@ -418,7 +419,7 @@ func TestThisRepository(t *testing.T) {
 	if _, err := g.Run(context.Background(), "rev-parse", "--git-dir"); err != nil {
 		t.Skip("not a git checkout")
 	}
-	if err := Check(context.Background(), g, CheckOptions{Release: filepath.Join("..", "..", "dist", "release")}); err != nil {
+	if err := Check(context.Background(), g, CheckOptions{Release: filepath.Join("..", "..", "dist", "release"), NoRebuild: true}); err != nil {
 		t.Fatal(err)
 	}
 }
