@@ -55,7 +55,7 @@ type claudeSession struct {
 func (s *claudeSession) env(extra ...string) []string { return s.e.clientEnv(s.home, extra...) }
 
 func (s *claudeSession) claude(ctx context.Context, timeout time.Duration, extra []string, args ...string) receipt {
-	return s.e.client(ctx, ClaudeCode, s.project, s.env(extra...), timeout, args...)
+	return s.e.clientFor(ctx, ClaudeCode, s.project, s.env(extra...), timeout, args...)
 }
 
 // installed is where Claude Code keeps the installed plugin.

@@ -29,7 +29,7 @@ func (s *codexSession) env(extra ...string) []string {
 }
 
 func (s *codexSession) codex(ctx context.Context, timeout time.Duration, extra []string, args ...string) receipt {
-	return s.e.client(ctx, Codex, s.project, s.env(extra...), timeout, args...)
+	return s.e.clientFor(ctx, Codex, s.project, s.env(extra...), timeout, args...)
 }
 
 func (s *codexSession) installed() string {

@@ -79,8 +79,9 @@ func DefaultWinCache(getenv func(string) string) (string, error) {
 	return defaultDir(getenv, "WDA_WIN_HOSTS_CACHE", "wda-win-hosts")
 }
 
-// NewEnv resolves node, makes the work folder and the caches.
-func NewEnv(cfg Config) (*Env, error) {
+// NewEnv resolves node, makes the work folder and the caches. The context is for
+// checks that need work before they run (none of the release checks do).
+func NewEnv(_ context.Context, cfg Config) (*Env, error) {
 	e := &Env{cfg: cfg, runner: cfg.Runner, getenv: cfg.Getenv}
 	if e.runner == nil {
 		e.runner = proc.Exec{}
@@ -298,8 +299,13 @@ func native(head []byte) bool {
 		s == "\xcf\xfa\xed\xfe" || s == "\xce\xfa\xed\xfe" || s == "\xca\xfe\xba\xbe"
 }
 
-// client runs an npm client's command in dir.
-func (e *Env) client(ctx context.Context, c Client, dir string, env []string, timeout time.Duration, args ...string) receipt {
+// client runs an npm client's command in dir (within run's default timeout).
+func (e *Env) client(ctx context.Context, c Client, dir string, env []string, args ...string) receipt {
+	return e.clientFor(ctx, c, dir, env, 0, args...)
+}
+
+// clientFor is client with a timeout (0 is run's default).
+func (e *Env) clientFor(ctx context.Context, c Client, dir string, env []string, timeout time.Duration, args ...string) receipt {
 	argv, err := e.command(c)
 	if err != nil {
 		return receipt{proc.Receipt{Error: err.Error()}}

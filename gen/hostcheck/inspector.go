@@ -21,7 +21,7 @@ func (e *Env) inspectorGroup() Group {
 		server := filepath.Join(e.release, release.ClaudeDir, "bin", "wda"+exe())
 		cli := []string{"--cli", "-e", "WINDOWS_DEV_AGENT_DATA_DIR=" + data, "-e", "WINDOWS_DEV_AGENT_PROJECT_DIR=" + project,
 			server, "mcp", "--host", "claude"}
-		r := e.client(ctx, Inspector, project, e.clientEnv(home), 2*time.Minute, append(cli, args...)...)
+		r := e.clientFor(ctx, Inspector, project, e.clientEnv(home), 2*time.Minute, append(cli, args...)...)
 		return r, r.err()
 	}
 	return Group{Name: "mcp-inspector " + Inspector.Version, Checks: []Check{

@@ -39,7 +39,7 @@ func main() {
 }
 
 func run(ctx context.Context, cfg hostcheck.Config) int {
-	env, err := hostcheck.NewEnv(cfg)
+	env, err := hostcheck.NewEnv(ctx, cfg)
 	if env != nil {
 		defer func() {
 			if err := env.Close(); err != nil {
