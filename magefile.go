@@ -5,15 +5,11 @@
 package main
 
 import (
-	"archive/zip"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 
 	"github.com/magefile/mage/mg"
 	"github.com/magefile/mage/sh"
@@ -91,7 +87,7 @@ func Lint() error {
 	if err := sh.RunWithV(windows, filepath.Join(tools, "golangci-lint"+hostExeSuffix()), "run", "./..."); err != nil {
 		return err
 	}
-	return sh.RunV("go", "run", actionlint, filepath.Join(".github", "workflows", "ci.yml"))
+	return sh.RunV("go", "run", actionlint, filepath.Join(".github", "workflows", "ci.yml"), filepath.Join(".github", "workflows", "release.yml"))
 }
 
 // hostExeSuffix is the executable suffix of the machine running mage (exeSuffix is
@@ -125,104 +121,20 @@ func exeSuffix() string {
 	return ""
 }
 
-// Dist regenerates dist/, builds wda into each host payload's bin/ (windows/amd64 as
-// bin/wda.exe plus this machine's OS as bin/wda), and zips one payload per host and
-// Windows architecture with a .sha256 file beside it.
-func Dist() error {
-	mg.Deps(Generate)
-	hosts := []string{"claude", "codex"}
-	build := func(goos, goarch, out string) error {
-		env := map[string]string{"GOOS": goos, "GOARCH": goarch, "CGO_ENABLED": "0"}
-		return sh.RunWithV(env, "go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, "./cmd/wda")
-	}
-	for _, h := range hosts {
-		bin := filepath.Join("dist", h, "bin")
-		if err := os.RemoveAll(bin); err != nil {
-			return err
-		}
-		if err := build("windows", "amd64", filepath.Join(bin, "wda.exe")); err != nil {
-			return err
-		}
-		if runtime.GOOS != "windows" {
-			if err := build(runtime.GOOS, runtime.GOARCH, filepath.Join(bin, "wda")); err != nil {
-				return err
-			}
-		}
-	}
-	// One zip per host and Windows architecture: the payload with only that binary.
-	for _, arch := range []string{"amd64", "arm64"} {
-		tmp, err := os.MkdirTemp("", "wda-dist-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(tmp)
-		exe := filepath.Join(tmp, "wda.exe")
-		if err := build("windows", arch, exe); err != nil {
-			return err
-		}
-		for _, h := range hosts {
-			name := filepath.Join("dist", fmt.Sprintf("windows-dev-agent-%s-windows-%s.zip", h, arch))
-			if err := zipPayload(filepath.Join("dist", h), exe, name); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
+// Release assembles dist/release from HEAD: a git repository whose one commit is the
+// distribution (the Claude Code, Codex, Agent Plugins and Gemini CLI plugin folders
+// with wda and wda-hook for every target, one MCP Bundle per Windows architecture, the
+// MCP Registry's server.json, three marketplaces, RELEASE.json). It refuses a working
+// tree with changes and then changes nothing (docs/release.md).
+func Release() error { return sh.RunV("go", "run", "./gen/cmd/release", "build") }
 
-// zipPayload writes root's generated files plus exe as bin/wda.exe into name, then
-// name.sha256 in the sha256sum format.
-func zipPayload(root, exe, name string) error {
-	f, err := os.Create(name)
-	if err != nil {
-		return err
-	}
-	zw := zip.NewWriter(f)
-	add := func(src, dst string) error {
-		w, err := zw.Create(filepath.ToSlash(dst))
-		if err != nil {
-			return err
-		}
-		r, err := os.Open(src)
-		if err != nil {
-			return err
-		}
-		defer r.Close()
-		_, err = io.Copy(w, r)
-		return err
-	}
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if d.Name() == "bin" {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		rel, err := filepath.Rel(root, p)
-		if err != nil {
-			return err
-		}
-		return add(p, rel)
-	})
-	if err == nil {
-		err = add(exe, filepath.Join("bin", "wda.exe"))
-	}
-	if cerr := zw.Close(); err == nil {
-		err = cerr
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	data, err := os.ReadFile(name)
-	if err != nil {
-		return err
-	}
-	sum := sha256.Sum256(data)
-	return os.WriteFile(name+".sha256", []byte(hex.EncodeToString(sum[:])+"  "+filepath.Base(name)+"\n"), 0o644)
+// Hostcheck installs the pinned host clients (Claude Code, Codex, the MCP Inspector,
+// the Copilot CLI, mcpb, Gemini CLI, mcp-publisher, and under Wine when it is installed
+// the Windows builds of Claude Code and Codex) into a cache folder, builds dist/release
+// unless one exists for HEAD, installs each of its payloads as a user would, and runs
+// sessions against stand-ins for the model and the registry (docs/hostcheck.md). Set
+// HOSTCHECK_ARGS for more flags (e.g. "-release DIR", "-skip-wine").
+func Hostcheck() error {
+	args := append([]string{"run", "./gen/cmd/hostcheck"}, strings.Fields(os.Getenv("HOSTCHECK_ARGS"))...)
+	return sh.RunV("go", args...)
 }

@@ -10,6 +10,9 @@ import (
 	"github.com/windows-dev-agent/wda/tools"
 )
 
+// codexInterface is what Codex shows of the plugin. Icon paths must start with "./"
+// (Codex drops others silently); defaultPrompt takes at most 3 prompts of at most 128
+// characters (docs/hosts/codex.md).
 type codexInterface struct {
 	DisplayName      string   `json:"displayName"`
 	ShortDescription string   `json:"shortDescription"`
@@ -18,16 +21,19 @@ type codexInterface struct {
 	Category         string   `json:"category"`
 	Capabilities     []string `json:"capabilities"`
 	WebsiteURL       string   `json:"websiteURL"`
+	DefaultPrompt    []string `json:"defaultPrompt"`
+	BrandColor       string   `json:"brandColor"`
+	ComposerIcon     string   `json:"composerIcon"`
+	Logo             string   `json:"logo"`
 }
 
+// codexManifest holds only keys Codex reads: author, homepage, repository and license
+// appear nowhere in what Codex loads or shows, so they are left out
+// (docs/hosts/codex.md).
 type codexManifest struct {
 	Name        string         `json:"name"`
 	Version     string         `json:"version"`
 	Description string         `json:"description"`
-	Author      person         `json:"author"`
-	Homepage    string         `json:"homepage"`
-	Repository  string         `json:"repository"`
-	License     string         `json:"license"`
 	Keywords    []string       `json:"keywords"`
 	Skills      string         `json:"skills"`
 	MCPServers  string         `json:"mcpServers"`
@@ -44,6 +50,7 @@ type codexServer struct {
 	Args                     []string            `json:"args"`
 	Cwd                      string              `json:"cwd"`
 	Env                      map[string]string   `json:"env"`
+	EnvVars                  []string            `json:"env_vars"`
 	ToolTimeoutSec           int                 `json:"tool_timeout_sec"`
 	DefaultToolsApprovalMode string              `json:"default_tools_approval_mode"`
 	Tools                    map[string]approval `json:"tools"`
@@ -63,21 +70,33 @@ type codexHooks struct {
 // ceiling so Codex never abandons a call the runtime is still bounding.
 const CodexToolTimeout = 610
 
-// codexHook runs the plugin binary. Codex injects PLUGIN_ROOT into plugin hooks and
-// runs them from the project directory. On Windows the string goes to `cmd.exe /C`,
-// where a double quote breaks parsing, so commandWindows is quote-free: `cd /d` takes
-// the rest of its argument literally (spaces included) up to `&&`, then the binary is
-// started relative to the plugin root.
+// codexHook starts the plugin's hook binary. Codex runs a hook command line through
+// the session's shell: on Linux and macOS `$SHELL -lc`, which expands $PLUGIN_ROOT (set
+// for plugin hooks; quoted for spaces) and starts the dispatch script bin/wda-hook; on
+// Windows PowerShell (pwsh or Windows PowerShell) or, without one, `%COMSPEC% /C`.
+// Codex replaces ${PLUGIN_ROOT} textually before any shell sees the line, and Rust
+// quotes the whole line as one argument, so commandWindows contains no quote at all:
+// under PowerShell `cmd --%` hands the rest of the line verbatim to cmd; under cmd the
+// first command is a harmless child cmd and the rest runs in place. In both, `cd /d`
+// takes the rest of its line literally (spaces included) and bin\wda-hook.exe starts
+// relative to the plugin root with the hook's stdin (docs/hosts/codex.md).
 //
 // Codex's hook handler takes no description field, so the purpose of each hook is said
 // here and in the file's top-level description only.
 func codexHook(event string) hookCommand {
 	return hookCommand{
 		Type:           "command",
-		Command:        fmt.Sprintf(`"$PLUGIN_ROOT/bin/wda" hook codex %s`, event),
-		CommandWindows: fmt.Sprintf(`cd /d %%PLUGIN_ROOT%% && bin\wda.exe hook codex %s`, event),
+		Command:        fmt.Sprintf(`"$PLUGIN_ROOT/bin/wda-hook" codex %s`, event),
+		CommandWindows: fmt.Sprintf(`cmd --%% /d /c cd /d ${PLUGIN_ROOT} & cd /d ${PLUGIN_ROOT} && bin\wda-hook.exe codex %s`, event),
 		Timeout:        30,
 	}
+}
+
+// codexPrompts are the interface's starter prompts.
+var codexPrompts = []string{
+	"Inspect this Windows machine for development",
+	"Plan how to build and test this project",
+	"Find and install the tools this project needs",
 }
 
 func renderCodex(reg *tools.Registry, _ []skills.Skill, files map[string][]byte) error {
@@ -85,10 +104,6 @@ func renderCodex(reg *tools.Registry, _ []skills.Skill, files map[string][]byte)
 		Name:        wda.ServerName,
 		Version:     wda.Version,
 		Description: "Windows development for Codex: truthful environment discovery, capability routing with reviewed plans, package setup, local isolation and ecosystem audits; Codex keeps approval.",
-		Author:      person{Name: author, URL: homepage},
-		Homepage:    homepage,
-		Repository:  homepage,
-		License:     license,
 		Keywords:    append(keywords[:len(keywords):len(keywords)], "codex"),
 		Skills:      "./skills/",
 		MCPServers:  "./.mcp.codex.json",
@@ -101,6 +116,10 @@ func renderCodex(reg *tools.Registry, _ []skills.Skill, files map[string][]byte)
 			Category:         "Productivity",
 			Capabilities:     []string{"Windows environment discovery", "Development workflow routing", "Package setup", "Local isolation"},
 			WebsiteURL:       homepage,
+			DefaultPrompt:    codexPrompts,
+			BrandColor:       BrandColor,
+			ComposerIcon:     "./" + IconPath,
+			Logo:             "./" + IconPath,
 		},
 	}
 	// Tools that are read-only whatever their arguments and read nothing of the project
@@ -116,12 +135,17 @@ func renderCodex(reg *tools.Registry, _ []skills.Skill, files map[string][]byte)
 	}
 	server := map[string]codexServer{CodexServerName: {
 		// Codex roots a relative cwd at the installed plugin and resolves a relative
-		// command against that cwd (which_in on Windows adds .exe), so this starts the
-		// plugin's own binary wherever Codex cached it.
+		// command against that cwd (which_in: on Windows bin\wda.exe, since an
+		// extension-less file counts only if it is a Windows executable), so this starts
+		// the plugin's own binary wherever Codex cached it; ${PLUGIN_ROOT} is not
+		// expanded here. The server gets only Codex's default variables plus env_vars:
+		// CODEX_HOME passes through so the server and the hooks (which inherit Codex's
+		// environment) resolve one data directory (docs/hosts/codex.md).
 		Command:                  "./bin/wda",
 		Args:                     []string{"mcp", "--host", "codex"},
 		Cwd:                      ".",
 		Env:                      map[string]string{"WINDOWS_DEV_AGENT_HOST": "codex"},
+		EnvVars:                  []string{"CODEX_HOME"},
 		ToolTimeoutSec:           CodexToolTimeout,
 		DefaultToolsApprovalMode: "prompt",
 		Tools:                    tools,
@@ -148,5 +172,6 @@ func renderCodex(reg *tools.Registry, _ []skills.Skill, files map[string][]byte)
 		}
 		files[path.Join(CodexRoot, name)] = b
 	}
+	files[path.Join(CodexRoot, IconPath)] = icon
 	return nil
 }

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"bytes"
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"path"
@@ -32,6 +33,19 @@ const (
 	author      = "Windows Dev Agent contributors"
 	license     = "MIT"
 )
+
+// IconPath is the plugin icon inside each payload: a square PNG (512 px), as Claude's
+// validator asks (512 to 2048 px, PNG or JPEG) and Codex's interface shows.
+const IconPath = "assets/icon.png"
+
+// BrandColor is the icon's background, Codex's interface brandColor.
+const BrandColor = "#0F766E"
+
+// icon is drawn for this project (gen/assets/icon.png): a prompt chevron and cursor
+// on a teal rounded square.
+//
+//go:embed assets/icon.png
+var icon []byte
 
 // CodexServerName is the Codex server key: Codex tool names are mcp__<key>__<tool>, and
 // the hyphenated name would not survive its naming rules.

@@ -3,6 +3,7 @@ package gen_test
 import (
 	"flag"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -61,6 +62,9 @@ func TestRenderIsDeterministic(t *testing.T) {
 		t.Fatalf("two renders differ:\n%s", diff)
 	}
 	for name, data := range a {
+		if path.Ext(name) == ".png" {
+			continue
+		}
 		if len(data) == 0 || data[len(data)-1] != '\n' {
 			t.Errorf("%s must end with a newline", name)
 		}

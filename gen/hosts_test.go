@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -23,15 +21,6 @@ import (
 	"github.com/windows-dev-agent/wda/tools"
 )
 
-func rendered(t *testing.T) map[string][]byte {
-	t.Helper()
-	files, err := gen.Render(tools.Default())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
-}
-
 // decode unmarshals a rendered JSON file into a generic object.
 func decode(t *testing.T, files map[string][]byte, name string) map[string]any {
 	t.Helper()
@@ -44,15 +33,6 @@ func decode(t *testing.T, files map[string][]byte, name string) map[string]any {
 		t.Fatalf("%s: %v", name, err)
 	}
 	return m
-}
-
-func keys(m map[string]any) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // onlyKeys fails when m has a key outside allowed (the formats' schemas are closed).
@@ -69,7 +49,7 @@ func onlyKeys(t *testing.T, what string, m map[string]any, allowed ...string) {
 // binary for the copilot host, and the Copilot hook sees exactly the tools it decides
 // for, under the names Copilot gives them.
 func TestAgentPluginPayload(t *testing.T) {
-	files := rendered(t)
+	files := render(t)
 	p := decode(t, files, "agent-plugin/plugin.json")
 	onlyKeys(t, "plugin.json", p, "$schema", "name", "version", "description", "homepage", "repository", "license", "author", "keywords", "extensions")
 	if p["$schema"] != "https://agent-plugins.org/schemas/1.0.0/plugin.schema.json" || p["version"] != wda.Version {
@@ -147,35 +127,11 @@ func TestAgentPluginPayload(t *testing.T) {
 	}
 }
 
-// The Copilot marketplace at the repository root (read before the Claude one, so
-// Copilot never installs the Claude payload from it) names the Agent Plugin payload.
-func TestCopilotMarketplace(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", ".github", "plugin", "marketplace.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m struct {
-		Name     string
-		Metadata struct{ Version string }
-		Plugins  []struct{ Name, Source, Version string }
-	}
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
-	if m.Name != wda.ServerName || len(m.Plugins) != 1 || m.Plugins[0].Name != wda.ServerName ||
-		m.Plugins[0].Version != wda.Version || m.Metadata.Version != wda.Version {
-		t.Fatalf("marketplace %+v, want %s %s", m, wda.ServerName, wda.Version)
-	}
-	if filepath.ToSlash(filepath.Clean(m.Plugins[0].Source)) != "dist/"+gen.AgentPluginRoot {
-		t.Fatalf("source %q is not the Agent Plugins payload", m.Plugins[0].Source)
-	}
-}
-
 // The MCPB manifest: version 0.3, a Windows binary server, the registry's tools, and
 // static responses equal to the wire descriptions of the MCPB adapter
 // (cmd/wda's e2e test compares them with the running binary too).
 func TestMCPBManifest(t *testing.T) {
-	files := rendered(t)
+	files := render(t)
 	m := decode(t, files, "mcpb/manifest.json")
 	onlyKeys(t, "manifest", m, "$schema", "manifest_version", "name", "display_name", "version", "description", "long_description",
 		"author", "repository", "homepage", "documentation", "support", "icon", "icons", "screenshots", "server", "tools",
@@ -235,7 +191,7 @@ func TestMCPBManifest(t *testing.T) {
 // The registry template: its placeholders are refused until filled, and the filled
 // file keeps the rules the registry checks only at publish time for MCPB packages.
 func TestRegistryServerJSON(t *testing.T) {
-	files := rendered(t)
+	files := render(t)
 	tmpl := files[gen.RegistryTemplatePath]
 	sha := regexp.MustCompile(`^[a-f0-9]{64}$`)
 	var raw struct {
@@ -319,7 +275,7 @@ func TestRegistryServerJSON(t *testing.T) {
 }
 
 func TestGeminiExtension(t *testing.T) {
-	files := rendered(t)
+	files := render(t)
 	e := decode(t, files, "gemini/gemini-extension.json")
 	if n, _ := e["name"].(string); !regexp.MustCompile(`^[a-zA-Z0-9-]+$`).MatchString(n) || e["version"] != wda.Version {
 		t.Errorf("extension header %v %v", e["name"], e["version"])

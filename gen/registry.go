@@ -36,9 +36,13 @@ var MCPBArchs = []string{"amd64", "arm64"}
 // ReleaseTag is the git tag whose GitHub release carries this version's assets.
 const ReleaseTag = "v" + wda.Version
 
-// MCPBAsset is the file name of the bundle for one Windows architecture.
-func MCPBAsset(arch string) string {
-	return fmt.Sprintf("%s-%s-windows-%s.mcpb", wda.ServerName, wda.Version, arch)
+// MCPBAsset is the file name of this version's bundle for one Windows architecture.
+func MCPBAsset(arch string) string { return MCPBAssetName(wda.Version, arch) }
+
+// MCPBAssetName is the file name of a version's bundle for one Windows architecture
+// (the release packs the version of its source commit, which need not be this one).
+func MCPBAssetName(version, arch string) string {
+	return fmt.Sprintf("%s-%s-windows-%s.mcpb", wda.ServerName, version, arch)
 }
 
 // MCPBAssetURL is where the release publishes MCPBAsset(arch).

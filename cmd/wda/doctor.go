@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	goruntime "runtime"
 	"slices"
 	"sort"
@@ -431,7 +432,7 @@ func (de doctorEnv) pluginChecks(ctx context.Context, host, id, root, data, regV
 	switch fi, err := os.Stat(exe); {
 	case err != nil:
 		out = append(out, check{Name: "binary", State: checkFail, Detail: exe + " is missing",
-			Fix: "reinstall from the release for this system (the plugin zip carries bin/wda.exe): " + reinstall})
+			Fix: "reinstall from the release (its plugin folder carries bin/wda and every platform's build): " + reinstall})
 	case !fi.Mode().IsRegular():
 		out = append(out, check{Name: "binary", State: checkFail, Detail: exe + " is not a regular file", Fix: "reinstall: " + reinstall})
 	case de.goos != "windows" && fi.Mode().Perm()&0o111 == 0:
@@ -440,7 +441,11 @@ func (de doctorEnv) pluginChecks(ctx context.Context, host, id, root, data, regV
 	default:
 		rc := de.run(ctx, []string{exe, "version"})
 		line := strings.TrimSpace(rc.Stdout)
-		name, ver, _ := strings.Cut(line, " ")
+		// "<name> <version>", and on a release build " (commit <sha>, <go>)".
+		name, ver := "", ""
+		if f := strings.Fields(line); len(f) >= 2 {
+			name, ver = f[0], f[1]
+		}
 		if !rc.Succeeded || name != wda.ServerName || ver == "" {
 			detail := "does not run"
 			if rc.Error != "" {
@@ -514,8 +519,15 @@ func versionCheck(vs map[string]string, reinstall string) check {
 	return check{Name: "versions", State: checkOK, Detail: "agree: " + strings.Join(parts, ", ")}
 }
 
+// hookStarts matches a hook command line that starts the plugin's own hooks binary
+// for host: bin/wda-hook <host> (every hook this version ships), or bin/wda hook
+// <host> (earlier versions); quotes around the path and the .exe are allowed.
+func hookStarts(host string) *regexp.Regexp {
+	return regexp.MustCompile(`bin/wda(-hook(\.exe)?"?|(\.exe)?"? +hook) +` + regexp.QuoteMeta(host) + `( |$)`)
+}
+
 // hooksCheck: the hooks file parses, every event this version registers is there, and
-// each runs the plugin's own bin/wda hook.
+// each runs the plugin's own hooks binary.
 func hooksCheck(host, root, rel string, want []byte, same bool, reinstall string) check {
 	file := filepath.Join(root, filepath.FromSlash(rel))
 	got, err := readJSON(file)
@@ -527,14 +539,14 @@ func hooksCheck(host, root, rel string, want []byte, same bool, reinstall string
 	events := sortedKeys(obj(obj(wantDoc)["hooks"]))
 	gotHooks := obj(obj(got)["hooks"])
 	var missing []string
+	starts := hookStarts(host)
 	for _, ev := range events {
-		cmds := hookCommands(gotHooks[ev])
-		if !slices.ContainsFunc(cmds, func(c string) bool { return strings.Contains(c, "bin/wda") && strings.Contains(c, "hook "+host) }) {
+		if !slices.ContainsFunc(hookCommands(gotHooks[ev]), starts.MatchString) {
 			missing = append(missing, ev)
 		}
 	}
 	if len(missing) > 0 {
-		return check{Name: "hooks", State: checkFail, Detail: fmt.Sprintf("%s does not register %s with bin/wda hook %s", rel, strings.Join(missing, ", "), host),
+		return check{Name: "hooks", State: checkFail, Detail: fmt.Sprintf("%s does not register %s with bin/wda-hook %s", rel, strings.Join(missing, ", "), host),
 			Fix: "reinstall: " + reinstall}
 	}
 	if same && !reflect.DeepEqual(got, wantDoc) {
@@ -549,6 +561,12 @@ func hookCommands(groups any) []string {
 	for _, g := range list(groups) {
 		for _, h := range list(obj(g)["hooks"]) {
 			if c, _ := obj(h)["command"].(string); c != "" {
+				// The exec form (command + args) is one command line here.
+				for _, a := range list(obj(h)["args"]) {
+					if s, ok := a.(string); ok {
+						c += " " + s
+					}
+				}
 				out = append(out, filepath.ToSlash(c))
 			}
 			if c, _ := obj(h)["commandWindows"].(string); c != "" {

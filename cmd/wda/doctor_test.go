@@ -247,3 +247,28 @@ func FuzzScanCodexConfig(f *testing.F) {
 		}
 	})
 }
+
+// Every form of hook command this version or an earlier one ships starts the plugin's
+// hooks binary for its host; nothing else does.
+func TestHookStarts(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		host, line string
+		want       bool
+	}{
+		{"claude", "${CLAUDE_PLUGIN_ROOT}/bin/wda-hook claude pre-tool-use --data-dir ${CLAUDE_PLUGIN_DATA}", true},
+		{"codex", `"$PLUGIN_ROOT/bin/wda-hook" codex pre-tool-use`, true},
+		{"codex", `cmd --% /d /c cd /d ${PLUGIN_ROOT} && bin/wda-hook.exe codex pre-tool-use`, true},
+		{"claude", `"${CLAUDE_PLUGIN_ROOT}/bin/wda" hook claude stop`, true},
+		{"codex", `bin/wda.exe hook codex stop`, true},
+		{"claude", "${CLAUDE_PLUGIN_ROOT}/bin/wda-hook codex pre-tool-use", false},
+		{"claude", "${CLAUDE_PLUGIN_ROOT}/bin/wda mcp --host claude", false},
+		{"claude", "${CLAUDE_PLUGIN_ROOT}/bin/wda-hook claudex pre-tool-use", false},
+		{"claude", "/usr/bin/other-hook claude", false},
+	}
+	for _, c := range cases {
+		if got := hookStarts(c.host).MatchString(c.line); got != c.want {
+			t.Errorf("hookStarts(%s) on %q = %v, want %v", c.host, c.line, got, c.want)
+		}
+	}
+}

@@ -60,7 +60,7 @@ Exit codes: 0 done, 1 not done (refused, failed, unavailable, declined), 2 usage
 var otherHelp = map[string]string{
 	"call":    callUsage,
 	"doctor":  doctorUsage,
-	"version": "usage: wda version\n\nPrints the version of this binary.\n",
+	"version": "usage: wda version\n\nPrints the version of this binary; a release binary adds the source commit and Go version it was built from.\n",
 	"skills":  "usage: wda skills [NAME]\n\nLists the shared skills (the plugins ship them to the hosts), or prints one SKILL.md.\n",
 	"tools":   "usage: wda tools [--json]\n\nLists the ten tools, the safety class of a call with default arguments, and the command that runs each.\n",
 	"mcp":     "usage: wda mcp [--host claude|codex|copilot|gemini|mcpb|generic] [--data-dir DIR] [--project DIR]\n\nServes the ten tools over MCP on standard input and output. Hosts start this; stdout carries JSON-RPC only.\n",
@@ -120,7 +120,7 @@ func (c *cli) main(args []string) int {
 			fmt.Fprint(c.stdout, otherHelp["version"])
 			return exitOK
 		}
-		fmt.Fprintf(c.stdout, "%s %s\n", wda.ServerName, wda.Version)
+		fmt.Fprintf(c.stdout, "%s %s%s\n", wda.ServerName, wda.Version, buildSource())
 		return exitOK
 	case "help", "--help", "-h":
 		if cmd == "help" && isHelp(rest) {

@@ -1,7 +1,6 @@
 package hostcheck
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/windows-dev-agent/wda"
-	"github.com/windows-dev-agent/wda/gen"
+	"github.com/windows-dev-agent/wda/gen/release"
 	"github.com/windows-dev-agent/wda/host/claude"
 	"github.com/windows-dev-agent/wda/host/hook"
 	"github.com/windows-dev-agent/wda/tools"
@@ -32,19 +31,18 @@ func (e *Env) newCopilotSession(name string) (*copilotSession, error) {
 	return &copilotSession{e: e, home: home, project: project}, os.MkdirAll(project, 0o755)
 }
 
+// env is the session's environment; CI=1 keeps the CLI from prompting.
 func (s *copilotSession) env(extra ...string) []string {
-	return s.e.clientEnv(s.home, extra...)
+	return s.e.clientEnv(s.home, append([]string{"CI=1"}, extra...)...)
 }
 
 func (s *copilotSession) copilot(ctx context.Context, extra []string, args ...string) receipt {
 	return s.e.client(ctx, Copilot, s.project, s.env(extra...), args...)
 }
 
-func (s *copilotSession) install(ctx context.Context, root, name string) error {
-	dir, err := s.e.payload(root, name, wda.ServerName)
-	if err != nil {
-		return err
-	}
+// install installs a plugin folder of the release from its path, as a user installs
+// one from a clone of the distribution.
+func (s *copilotSession) install(ctx context.Context, dir string) error {
 	if err := s.copilot(ctx, nil, "plugin", "install", dir).err(); err != nil {
 		return err
 	}
@@ -66,7 +64,7 @@ func (s *copilotSession) prompt(ctx context.Context, tool string, args map[strin
 	if err != nil {
 		return nil, receipt{}, err
 	}
-	defer model.Close()
+	defer func() { _ = model.Close() }() // the turn is over; its results are in hand
 	cli := []string{"-p", "use the tool", "--no-auto-update", "--disable-builtin-mcps"}
 	for _, a := range allow {
 		cli = append(cli, "--allow-tool="+a)
@@ -129,15 +127,23 @@ func statusObject(v any) map[string]any {
 
 func copilotTool(name string) string { return hook.CopilotToolPrefix + name }
 
+// installedDirect is where the Copilot CLI keeps a plugin installed from a path.
+func (s *copilotSession) installedDirect() string {
+	return filepath.Join(s.home, ".copilot", "installed-plugins", "_direct", pluginName)
+}
+
 func (e *Env) agentPluginGroup() Group {
 	var s *copilotSession
 	return Group{Name: "agent-plugin (copilot " + Copilot.Version + ")", Checks: []Check{
-		{Name: "plugin install and list", Run: func(ctx context.Context) error {
+		{Name: "plugin install agent-plugin/ of the release, and list", Run: func(ctx context.Context) error {
 			var err error
 			if s, err = e.newCopilotSession("copilot"); err != nil {
 				return err
 			}
-			return s.install(ctx, gen.AgentPluginRoot, "agent-plugin")
+			return s.install(ctx, filepath.Join(e.release, release.AgentPluginDir))
+		}},
+		{Name: "the installed plugin is agent-plugin/ of the release, byte for byte", Run: func(context.Context) error {
+			return sameTree(s.installedDirect(), filepath.Join(e.release, release.AgentPluginDir), true)
 		}},
 		{Name: "mcp get: the plugin's own binary, --host copilot", Run: func(ctx context.Context) error {
 			r := s.copilot(ctx, nil, "mcp", "get", wda.ServerName, "--json")
@@ -208,68 +214,32 @@ func (e *Env) agentPluginGroup() Group {
 			return nil
 		}},
 		{Name: "server and hook write one audit log", Independent: true, Run: func(context.Context) error {
-			return sharedAuditLog(filepath.Join(s.home, ".copilot", "plugin-data"))
+			return sharedAuditLog(filepath.Join(s.home, ".copilot", "plugin-data"), "copilot")
 		}},
-		{Name: "the Claude payload leaves the project unbound", Independent: true, Run: func(ctx context.Context) error {
+		{Name: "nothing was written inside the installed plugin folder", Independent: true, Run: func(context.Context) error {
+			return sameTree(s.installedDirect(), filepath.Join(e.release, release.AgentPluginDir), true)
+		}},
+		{Name: "the Claude plugin folder leaves the project unbound", Independent: true, Run: func(ctx context.Context) error {
 			return e.copilotLoadsClaude(ctx)
 		}},
-		{Name: "the repository's marketplace installs the Agent Plugin, not the Claude payload", Independent: true, Run: func(ctx context.Context) error {
+		{Name: "the distribution's marketplace installs agent-plugin/, not claude/", Independent: true, Run: func(ctx context.Context) error {
 			return e.copilotMarketplace(ctx)
+		}},
+		{Name: "main's index (release index) installs agent-plugin/ of the distribution commit from windows-dev-agent/wda", Independent: true, Run: func(ctx context.Context) error {
+			return e.copilotIndex(ctx)
 		}},
 	}}
 }
 
-// sharedAuditLog finds the plugin's data folder under root and checks that its one
-// audit log holds records of the server (host copilot, a call) and of the hook (a
-// PreToolUse decision): both resolved the same data directory.
-func sharedAuditLog(root string) error {
-	var logs []string
-	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && d.Name() == "agent.log" {
-			logs = append(logs, p)
-		}
-		return nil
-	})
-	if len(logs) != 1 {
-		return fmt.Errorf("want one audit log under %s, found %v", root, logs)
-	}
-	f, err := os.Open(logs[0])
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	var server, hooked bool
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		var r struct {
-			Host, Event        string
-			PermissionDecision string `json:"permission_decision"`
-		}
-		if json.Unmarshal(sc.Bytes(), &r) != nil || r.Host != "copilot" {
-			continue
-		}
-		if r.Event == "PreToolUse" {
-			hooked = true
-		} else if r.PermissionDecision == "" {
-			server = true
-		}
-	}
-	if !server || !hooked {
-		return fmt.Errorf("%s: server records %v, hook records %v", logs[0], server, hooked)
-	}
-	return nil
-}
-
-// copilotLoadsClaude installs dist/claude into a fresh Copilot home: Copilot reads
-// .claude-plugin/plugin.json too but leaves ${CLAUDE_PROJECT_DIR} unexpanded, and a
-// project-scoped call must then be refused, never bound to the plugin folder.
+// copilotLoadsClaude installs the release's claude/ into a fresh Copilot home: Copilot
+// reads .claude-plugin/plugin.json too but leaves ${CLAUDE_PROJECT_DIR} unexpanded, and
+// a project-scoped call must then be refused, never bound to the plugin folder.
 func (e *Env) copilotLoadsClaude(ctx context.Context) error {
 	s, err := e.newCopilotSession("copilot-claude")
 	if err != nil {
 		return err
 	}
-	if err := s.install(ctx, gen.ClaudeRoot, "claude"); err != nil {
+	if err := s.install(ctx, filepath.Join(e.release, release.ClaudeDir)); err != nil {
 		return err
 	}
 	c, _, err := s.prompt(ctx, copilotTool("workflow_plan"), map[string]any{"task": "run the go tests"}, wda.ServerName)
@@ -283,30 +253,113 @@ func (e *Env) copilotLoadsClaude(ctx context.Context) error {
 	return nil
 }
 
-// copilotMarketplace adds the module root as a local marketplace: Copilot must pick
-// .github/plugin/marketplace.json (the Agent Plugin payload) over the Claude one. A
-// local marketplace is read in place and mcp get starts nothing, so the module is
+// copilotMarketplace adds the distribution as a local marketplace: Copilot must pick
+// .github/plugin/marketplace.json (agent-plugin/) over the Claude one. A local
+// marketplace is read in place and mcp get starts nothing, so the distribution is
 // neither copied nor written.
 func (e *Env) copilotMarketplace(ctx context.Context) error {
 	s, err := e.newCopilotSession("copilot-marketplace")
 	if err != nil {
 		return err
 	}
-	if err := s.copilot(ctx, nil, "plugin", "marketplace", "add", e.cfg.Module).err(); err != nil {
+	if err := s.copilot(ctx, nil, "plugin", "marketplace", "add", e.release).err(); err != nil {
 		return err
 	}
-	if err := s.copilot(ctx, nil, "plugin", "install", wda.ServerName+"@"+wda.ServerName).err(); err != nil {
+	if err := s.copilot(ctx, nil, "plugin", "install", pluginID).err(); err != nil {
 		return err
 	}
+	return s.serverIn(ctx, filepath.Join(e.release, release.AgentPluginDir))
+}
+
+// serverIn checks that mcp get starts dir's bin/wda for the Copilot host.
+func (s *copilotSession) serverIn(ctx context.Context, dir string) error {
 	r := s.copilot(ctx, nil, "mcp", "get", wda.ServerName, "--json")
 	if err := r.err(); err != nil {
 		return err
 	}
-	want := filepath.Join(e.cfg.Module, "dist", gen.AgentPluginRoot, "bin", "wda")
-	if !strings.Contains(r.Stdout, jsonString(want)) || !strings.Contains(r.Stdout, `"copilot"`) {
-		return fmt.Errorf("the marketplace did not install dist/%s: %s", gen.AgentPluginRoot, tail(r.Stdout))
+	if want := filepath.Join(dir, "bin", "wda"); !strings.Contains(r.Stdout, jsonString(want)) || !strings.Contains(r.Stdout, `"copilot"`) {
+		return fmt.Errorf("mcp get does not start %s: %s", want, tail(r.Stdout))
 	}
 	return nil
+}
+
+// copilotIndex proves the README's `copilot plugin marketplace add
+// windows-dev-agent/wda` offline: a bare repository stands in for the published one
+// (main holding what `release index` renders for the distribution commit, and the tag
+// dist/v<version> on that commit), and a git insteadOf rule in the session's home
+// points the public URL at it. Copilot clones main, reads its
+// .github/plugin/marketplace.json and fetches agent-plugin/ of exactly that commit.
+func (e *Env) copilotIndex(ctx context.Context) error {
+	published := filepath.Join(e.work, "published.git")
+	index, err := e.publishLocally(ctx, published)
+	if err != nil {
+		return err
+	}
+	s, err := e.newCopilotSession("copilot-index")
+	if err != nil {
+		return err
+	}
+	gitconfig := "[url \"file://" + filepath.ToSlash(published) + "\"]\n\tinsteadOf = " + release.Repository + "\n"
+	if err := writeFile(filepath.Join(s.home, ".gitconfig"), []byte(gitconfig), 0o644); err != nil {
+		return err
+	}
+	owner := strings.TrimSuffix(strings.TrimPrefix(release.Repository, "https://github.com/"), ".git")
+	if err := s.copilot(ctx, nil, "plugin", "marketplace", "add", owner).err(); err != nil {
+		return err
+	}
+	if err := s.copilot(ctx, nil, "plugin", "install", pluginID).err(); err != nil {
+		return err
+	}
+	installed := filepath.Join(s.home, ".copilot", "installed-plugins", marketplaceName, pluginName)
+	if err := sameTree(installed, filepath.Join(e.release, release.AgentPluginDir), true); err != nil {
+		return fmt.Errorf("%s pins %s: %w", release.CopilotMarketplacePath, index, err)
+	}
+	return s.serverIn(ctx, installed)
+}
+
+// publishLocally makes a bare repository laid out as the published one: the
+// distribution commit under its tag, and a main branch holding only the marketplace
+// files `release index` renders for it. It returns the distribution commit.
+func (e *Env) publishLocally(ctx context.Context, bare string) (string, error) {
+	g, err := release.NewGit(e.release)
+	if err != nil {
+		return "", err
+	}
+	g.Runner = e.runner
+	// No system or user configuration, and a fixed identity for main's one commit.
+	g.Env = setEnv(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_TERMINAL_PROMPT=0",
+		"GIT_AUTHOR_NAME=hostcheck", "GIT_AUTHOR_EMAIL=hostcheck@windows-dev-agent.invalid",
+		"GIT_COMMITTER_NAME=hostcheck", "GIT_COMMITTER_EMAIL=hostcheck@windows-dev-agent.invalid")
+	head, err := g.Run(ctx, "rev-parse", "--verify", "HEAD^{commit}")
+	if err != nil {
+		return "", err
+	}
+	commit := strings.TrimSpace(head)
+	files, err := release.Index(commit, e.manifest)
+	if err != nil {
+		return "", err
+	}
+	if _, err := g.In(e.work).Run(ctx, "init", "-q", "--bare", "--initial-branch=main", bare); err != nil {
+		return "", err
+	}
+	tag := "refs/tags/" + e.manifest.Tag()
+	if _, err := g.Run(ctx, "push", "-q", bare, tag+":"+tag); err != nil {
+		return "", err
+	}
+	main := filepath.Join(e.work, "published-main")
+	for _, p := range release.IndexPaths {
+		if err := writeFile(filepath.Join(main, filepath.FromSlash(p)), files[p], 0o644); err != nil {
+			return "", err
+		}
+	}
+	m := g.In(main)
+	for _, args := range [][]string{{"init", "-q", "--initial-branch=main"}, {"add", "-A"},
+		{"commit", "-q", "--no-gpg-sign", "-m", "release index"}, {"push", "-q", bare, "main:main"}} {
+		if _, err := m.Run(ctx, args...); err != nil {
+			return "", err
+		}
+	}
+	return commit, nil
 }
 
 // jsonString is s as it appears inside a JSON document.

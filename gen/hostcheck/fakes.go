@@ -9,7 +9,14 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"time"
 )
+
+// Two kinds of model stand-in answer on loopback: the scripted ones (scripted.go) play
+// a fixed sequence of tool calls to hosts whose own output shows each result (Claude
+// Code's stream-json, Codex's exec --json); the tool callers here call one tool and
+// read its result from the conversation, for hosts whose non-interactive output does
+// not show it (the Copilot CLI, Gemini CLI).
 
 // maxRequest bounds what a stand-in reads of one request.
 const maxRequest = 16 << 20
@@ -25,7 +32,7 @@ func serve(h http.Handler) (*loopback, error) {
 	if err != nil {
 		return nil, err
 	}
-	srv := &http.Server{Handler: h}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 30 * time.Second}
 	go func() { _ = srv.Serve(ln) }() // returns when Close is called
 	return &loopback{URL: "http://" + ln.Addr().String(), srv: srv}, nil
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/windows-dev-agent/wda"
-	"github.com/windows-dev-agent/wda/gen"
+	"github.com/windows-dev-agent/wda/gen/release"
 	"github.com/windows-dev-agent/wda/tools"
 )
 
@@ -20,7 +20,7 @@ type geminiSession struct {
 }
 
 func (s *geminiSession) env(extra ...string) []string {
-	return s.e.clientEnv(s.home, append([]string{"GEMINI_CLI_TRUST_WORKSPACE=true", "GEMINI_API_KEY=stand-in"}, extra...)...)
+	return s.e.clientEnv(s.home, append([]string{"CI=1", "GEMINI_CLI_TRUST_WORKSPACE=true", "GEMINI_API_KEY=stand-in"}, extra...)...)
 }
 
 func (s *geminiSession) gemini(ctx context.Context, extra []string, args ...string) receipt {
@@ -35,7 +35,7 @@ func (s *geminiSession) prompt(ctx context.Context, tool string, args map[string
 	if err != nil {
 		return nil, receipt{}, err
 	}
-	defer model.Close()
+	defer func() { _ = model.Close() }() // the turn is over; its results are in hand
 	r := s.gemini(ctx, []string{"GOOGLE_GEMINI_BASE_URL=" + model.URL}, "-p", "use the tool", "--yolo")
 	if caller.Called() == "" {
 		if err := r.err(); err != nil {
@@ -71,23 +71,21 @@ func (e *Env) geminiGroup() Group {
 		return nil
 	}
 	return Group{Name: "gemini (gemini-cli " + Gemini.Version + ")", Checks: []Check{
-		{Name: "extensions validate", Run: func(ctx context.Context) error {
+		{Name: "extensions validate gemini/ of the release", Run: func(ctx context.Context) error {
 			var err error
 			if s.home, err = e.home("gemini"); err != nil {
 				return err
 			}
 			// An API key selects the Gemini API; its base URL is the loopback model.
 			settings := filepath.Join(s.home, ".gemini", "settings.json")
-			if err := copyBytes(settings, []byte(`{"security":{"auth":{"selectedType":"gemini-api-key"}},"privacy":{"usageStatisticsEnabled":false}}`)); err != nil {
+			if err := writeFile(settings, []byte(`{"security":{"auth":{"selectedType":"gemini-api-key"}},"privacy":{"usageStatisticsEnabled":false}}`), 0o644); err != nil {
 				return err
 			}
 			s.project = filepath.Join(e.work, "gemini-project")
 			if err := os.MkdirAll(s.project, 0o755); err != nil {
 				return err
 			}
-			if ext, err = e.payload(gen.GeminiRoot, "gemini", wda.ServerName); err != nil {
-				return err
-			}
+			ext = filepath.Join(e.release, release.GeminiDir)
 			r := s.gemini(ctx, nil, "extensions", "validate", ext)
 			if err := r.err(); err != nil {
 				return err
@@ -106,7 +104,7 @@ func (e *Env) geminiGroup() Group {
 				return err
 			}
 			out := r.output()
-			for _, want := range []string{wda.ServerName + " (" + wda.Version + ")", "GEMINI.md", "env-inspect"} {
+			for _, want := range []string{wda.ServerName + " (" + e.manifest.Version + ")", "GEMINI.md", "env-inspect"} {
 				if !strings.Contains(out, want) {
 					return fmt.Errorf("list lacks %q: %s", want, tail(out))
 				}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/windows-dev-agent/wda/gen"
+	"github.com/windows-dev-agent/wda/gen/release"
 )
 
 // validateEndpoint answers POST /v0/validate, the one registry call `mcp-publisher
@@ -56,7 +58,7 @@ func (e *Env) publisherValidate(ctx context.Context, file string) (receipt, erro
 	if err != nil {
 		return receipt{}, err
 	}
-	defer registry.Close()
+	defer func() { _ = registry.Close() }() // the run is over; its answer is in hand
 	home, err := e.home("publisher")
 	if err != nil {
 		return receipt{}, err
@@ -69,7 +71,7 @@ func (e *Env) publisherValidate(ctx context.Context, file string) (receipt, erro
 	if err := os.WriteFile(filepath.Join(cfgDir, "token.json"), []byte(`{"registry":"`+registry.URL+`"}`), 0o600); err != nil {
 		return receipt{}, err
 	}
-	env := e.clientEnv(home)
+	env := e.clientEnv(home, "CI=1")
 	if goruntime.GOOS == "windows" {
 		env = append(env, "APPDATA="+filepath.Join(home, ".config"))
 	}
@@ -77,10 +79,10 @@ func (e *Env) publisherValidate(ctx context.Context, file string) (receipt, erro
 }
 
 func (e *Env) registryGroup() Group {
-	var filled string
+	filled := func() string { return filepath.Join(e.release, release.RegistryDir, "server.json") }
 	return Group{Name: "registry (mcp-publisher " + RegistryVersion + ")", Checks: []Check{
 		{Name: "validate refuses the unfilled template", Independent: true, Run: func(ctx context.Context) error {
-			r, err := e.publisherValidate(ctx, filepath.Join(e.cfg.Dist, filepath.FromSlash(gen.RegistryTemplatePath)))
+			r, err := e.publisherValidate(ctx, filepath.Join(e.cfg.Module, "dist", filepath.FromSlash(gen.RegistryTemplatePath)))
 			if err != nil {
 				return err
 			}
@@ -89,24 +91,8 @@ func (e *Env) registryGroup() Group {
 			}
 			return nil
 		}},
-		{Name: "validate accepts server.json filled from a packed bundle", Run: func(ctx context.Context) error {
-			sum, err := e.packedSHA256()
-			if err != nil {
-				return err
-			}
-			tmpl, err := os.ReadFile(filepath.Join(e.cfg.Dist, filepath.FromSlash(gen.RegistryTemplatePath)))
-			if err != nil {
-				return err
-			}
-			out, err := gen.FillServerJSON(tmpl, func(string) (string, error) { return sum, nil })
-			if err != nil {
-				return err
-			}
-			filled = filepath.Join(e.work, "registry", "server.json")
-			if err := gen.WriteFile(filled, out); err != nil {
-				return err
-			}
-			r, err := e.publisherValidate(ctx, filled)
+		{Name: "validate accepts the release's registry/server.json", Run: func(ctx context.Context) error {
+			r, err := e.publisherValidate(ctx, filled())
 			if err != nil {
 				return err
 			}
@@ -118,16 +104,45 @@ func (e *Env) registryGroup() Group {
 			}
 			return nil
 		}},
+		{Name: "each package names a release bundle of this version and its SHA-256", Independent: true, Run: func(context.Context) error {
+			return e.registryNamesTheBundles(filled())
+		}},
 	}}
 }
 
-// packedSHA256 is the hash of the bundle the MCPB checks packed (every package entry
-// gets it: the check proves the format, the release fills each architecture's own).
-func (e *Env) packedSHA256() (string, error) {
-	b, err := os.ReadFile(filepath.Join(e.work, gen.MCPBAsset(goruntime.GOARCH)))
+// registryNamesTheBundles checks every package of the filled server.json: its
+// identifier is the download URL of one of the release's bundles under the version's
+// GitHub release (docs/release.md), and its fileSha256 that bundle's hash.
+func (e *Env) registryNamesTheBundles(file string) error {
+	raw, err := os.ReadFile(file)
 	if err != nil {
-		return "", fmt.Errorf("the MCPB checks packed no bundle: %w", err)
+		return err
 	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:]), nil
+	var s struct {
+		Version  string
+		Packages []struct {
+			Identifier, Version, FileSha256 string
+		}
+	}
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return err
+	}
+	if s.Version != e.manifest.Version || len(s.Packages) != len(gen.MCPBArchs) {
+		return fmt.Errorf("version %s with %d packages, want %s with %d", s.Version, len(s.Packages), e.manifest.Version, len(gen.MCPBArchs))
+	}
+	for i, arch := range gen.MCPBArchs {
+		p := s.Packages[i]
+		name := gen.MCPBAssetName(e.manifest.Version, arch)
+		if !strings.HasSuffix(p.Identifier, "/releases/download/v"+e.manifest.Version+"/"+name) || p.Version != e.manifest.Version {
+			return fmt.Errorf("package %d is %s %s, want the %s release asset %s", i, p.Identifier, p.Version, "v"+e.manifest.Version, name)
+		}
+		b, err := os.ReadFile(e.bundle(arch))
+		if err != nil {
+			return err
+		}
+		if sum := sha256.Sum256(b); p.FileSha256 != hex.EncodeToString(sum[:]) {
+			return fmt.Errorf("package %d: fileSha256 %s is not the sha256 of %s", i, p.FileSha256, e.bundle(arch))
+		}
+	}
+	return nil
 }

@@ -14,7 +14,8 @@ type Check struct {
 	Run         func(ctx context.Context) error
 }
 
-// Group is a sequence of checks sharing state (an installed plugin, a packed bundle).
+// Group is a sequence of checks sharing state (an installed plugin, a session, a
+// packed bundle).
 type Group struct {
 	Name   string
 	Checks []Check
@@ -58,8 +59,16 @@ func (e *Env) RunGroups(ctx context.Context, groups []Group) []Result {
 	return out
 }
 
-// Groups are the installation of the pinned clients, then the checks of the Agent
-// Plugins, MCPB, MCP Registry and Gemini CLI payloads.
+// Groups are every check (docs/hostcheck.md), in order: installing the pinned
+// clients; the distribution; Claude Code, Codex and the MCP Inspector; the Agent
+// Plugin in the Copilot CLI, the MCP Bundles, the MCP Registry entry and the Gemini
+// CLI extension; and the Windows builds of Claude Code and Codex under Wine. Each
+// group after the first two installs what the release group settled on.
 func (e *Env) Groups() []Group {
-	return []Group{e.installGroup(), e.agentPluginGroup(), e.mcpbGroup(), e.registryGroup(), e.geminiGroup()}
+	groups := []Group{e.installGroup(), e.releaseGroup(), e.claudeGroup(), e.codexGroup(), e.inspectorGroup(),
+		e.agentPluginGroup(), e.mcpbGroup(), e.registryGroup(), e.geminiGroup()}
+	if !e.cfg.SkipWine {
+		groups = append(groups, e.wineGroup())
+	}
+	return groups
 }
