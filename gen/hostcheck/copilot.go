@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/windows-dev-agent/wda"
@@ -100,6 +101,23 @@ func structured(result string) map[string]any {
 	return nil
 }
 
+// previewStatus is the first status field of a JSON text cut short.
+var previewStatus = regexp.MustCompile(`"status":\s*"([a-z_]+)"`)
+
+// resultStatus is the status wda returned in a tool result: from the whole object, or,
+// when the client relayed only the start of a large result (the Copilot CLI keeps a
+// result over its size limit in a file and shows the model a "Preview (first 500
+// chars)"), from that preview.
+func resultStatus(result string) string {
+	if st, ok := structured(result)["status"].(string); ok {
+		return st
+	}
+	if m := previewStatus.FindStringSubmatch(result); m != nil && strings.Contains(result, "Preview") {
+		return m[1]
+	}
+	return ""
+}
+
 // statusObject is v when it is an object with a status, else the first such object
 // in v's string values.
 func statusObject(v any) map[string]any {
@@ -127,9 +145,45 @@ func statusObject(v any) map[string]any {
 
 func copilotTool(name string) string { return hook.CopilotToolPrefix + name }
 
-// installedDirect is where the Copilot CLI keeps a plugin installed from a path.
-func (s *copilotSession) installedDirect() string {
-	return filepath.Join(s.home, ".copilot", "installed-plugins", "_direct", pluginName)
+// installed is the folder the Copilot CLI copied the plugin into, as its config.json
+// records it (a plugin installed from a path goes to installed-plugins/_direct/<the
+// source folder's name>, one from a marketplace to installed-plugins/<marketplace>/<name>).
+func (s *copilotSession) installed() (string, error) {
+	raw, err := os.ReadFile(filepath.Join(s.home, ".copilot", "config.json"))
+	if err != nil {
+		return "", err
+	}
+	// The file starts with // comment lines.
+	var lines []string
+	for _, l := range strings.Split(string(raw), "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(l), "//") {
+			lines = append(lines, l)
+		}
+	}
+	var cfg struct {
+		InstalledPlugins []struct {
+			Name      string `json:"name"`
+			CachePath string `json:"cache_path"`
+		} `json:"installedPlugins"`
+	}
+	if err := json.Unmarshal([]byte(strings.Join(lines, "\n")), &cfg); err != nil {
+		return "", fmt.Errorf("~/.copilot/config.json: %v", err)
+	}
+	for _, p := range cfg.InstalledPlugins {
+		if p.Name == pluginName && p.CachePath != "" {
+			return p.CachePath, nil
+		}
+	}
+	return "", fmt.Errorf("~/.copilot/config.json lists no installed %s: %s", pluginName, tail(string(raw)))
+}
+
+// sameAsRelease checks the installed plugin folder is the release's dir, byte for byte.
+func (s *copilotSession) sameAsRelease(dir string) error {
+	installed, err := s.installed()
+	if err != nil {
+		return err
+	}
+	return sameTree(installed, filepath.Join(s.e.release, dir), true)
 }
 
 func (e *Env) agentPluginGroup() Group {
@@ -143,9 +197,9 @@ func (e *Env) agentPluginGroup() Group {
 			return s.install(ctx, filepath.Join(e.release, release.AgentPluginDir))
 		}},
 		{Name: "the installed plugin is agent-plugin/ of the release, byte for byte", Run: func(context.Context) error {
-			return sameTree(s.installedDirect(), filepath.Join(e.release, release.AgentPluginDir), true)
+			return s.sameAsRelease(release.AgentPluginDir)
 		}},
-		{Name: "mcp get: the plugin's own binary, --host copilot", Run: func(ctx context.Context) error {
+		{Name: "mcp get: the installed plugin's bin/wda, --host copilot", Run: func(ctx context.Context) error {
 			r := s.copilot(ctx, nil, "mcp", "get", wda.ServerName, "--json")
 			if err := r.err(); err != nil {
 				return err
@@ -160,11 +214,15 @@ func (e *Env) agentPluginGroup() Group {
 				return fmt.Errorf("mcp get printed no JSON: %s", tail(r.Stdout))
 			}
 			cfg := servers[wda.ServerName]
+			installed, err := s.installed()
+			if err != nil {
+				return err
+			}
 			// sourcePluginSpec: Copilot read the package as Agent Plugins 1.0, not as a
 			// Claude-format plugin.
-			if !strings.HasSuffix(filepath.ToSlash(cfg.Command), "/"+wda.ServerName+"/bin/wda") ||
+			if filepath.Clean(cfg.Command) != filepath.Join(installed, "bin", "wda") ||
 				strings.Join(cfg.Args, " ") != "mcp --host copilot" || !cfg.SourcePluginSpec {
-				return fmt.Errorf("server %+v", cfg)
+				return fmt.Errorf("server %+v, want %s", cfg, filepath.Join(installed, "bin", "wda"))
 			}
 			return nil
 		}},
@@ -178,7 +236,7 @@ func (e *Env) agentPluginGroup() Group {
 					return fmt.Errorf("%s was not offered", copilotTool(t.Name()))
 				}
 			}
-			if st := structured(c.Result())["status"]; st != "ok" && st != "degraded" {
+			if st := resultStatus(c.Result()); st != "ok" && st != "degraded" {
 				return fmt.Errorf("env_inspect result %q", tail(c.Result()))
 			}
 			return nil
@@ -198,7 +256,7 @@ func (e *Env) agentPluginGroup() Group {
 			if err != nil {
 				return err
 			}
-			if st := structured(c.Result())["status"]; st == nil || st == "invalid_input" {
+			if st := resultStatus(c.Result()); st == "" || st == "invalid_input" {
 				return fmt.Errorf("workflow_plan inside the project: %s", tail(c.Result()))
 			}
 			return nil
@@ -217,7 +275,7 @@ func (e *Env) agentPluginGroup() Group {
 			return sharedAuditLog(filepath.Join(s.home, ".copilot", "plugin-data"), "copilot")
 		}},
 		{Name: "nothing was written inside the installed plugin folder", Independent: true, Run: func(context.Context) error {
-			return sameTree(s.installedDirect(), filepath.Join(e.release, release.AgentPluginDir), true)
+			return s.sameAsRelease(release.AgentPluginDir)
 		}},
 		{Name: "the Claude plugin folder leaves the project unbound", Independent: true, Run: func(ctx context.Context) error {
 			return e.copilotLoadsClaude(ctx)
@@ -310,9 +368,12 @@ func (e *Env) copilotIndex(ctx context.Context) error {
 	if err := s.copilot(ctx, nil, "plugin", "install", pluginID).err(); err != nil {
 		return err
 	}
-	installed := filepath.Join(s.home, ".copilot", "installed-plugins", marketplaceName, pluginName)
-	if err := sameTree(installed, filepath.Join(e.release, release.AgentPluginDir), true); err != nil {
+	if err := s.sameAsRelease(release.AgentPluginDir); err != nil {
 		return fmt.Errorf("%s pins %s: %w", release.CopilotMarketplacePath, index, err)
+	}
+	installed, err := s.installed()
+	if err != nil {
+		return err
 	}
 	return s.serverIn(ctx, installed)
 }

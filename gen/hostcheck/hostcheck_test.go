@@ -623,3 +623,18 @@ func FuzzParseCodex(f *testing.F) {
 		_ = tr.failure("capability_run")
 	})
 }
+
+func TestResultStatus(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ in, want string }{
+		{`{"status":"planned","x":1}`, "planned"},
+		{"Output too large to read at once (41 KB). Saved to: /tmp/x.txt\n\nPreview (first 500 chars):\n{\n  \"status\": \"planned\",\n  \"execution_started\": false,", "planned"},
+		{`{"output":"{\"status\":\"invalid_input\"}"}`, "invalid_input"},
+		{`Denied by preToolUse hook: "status": "ok"`, ""},
+		{``, ""},
+	} {
+		if got := resultStatus(c.in); got != c.want {
+			t.Errorf("resultStatus(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
