@@ -41,8 +41,9 @@ func (s *copilotSession) copilot(ctx context.Context, extra []string, args ...st
 	return s.e.client(ctx, Copilot, s.project, s.env(extra...), args...)
 }
 
-// install installs a plugin folder of the release from its path, as a user installs
-// one from a clone of the distribution.
+// install installs a plugin folder of the release by its path, as VS Code users and
+// scripts do (Copilot 1.0.102 installs it and warns that path installs are deprecated;
+// the marketplace checks below install by plugin@marketplace).
 func (s *copilotSession) install(ctx context.Context, dir string) error {
 	if err := s.copilot(ctx, nil, "plugin", "install", dir).err(); err != nil {
 		return err
