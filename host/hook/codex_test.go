@@ -24,7 +24,6 @@ func TestCodexPreToolUse(t *testing.T) {
 		cwd     any
 		deny    string // "", "forbidden" or "scope"
 		links   bool
-		comment string
 	}
 	rows := []row{
 		{name: "git status", tool: "Bash", input: map[string]any{"command": "git status --short"}, cwd: p.root},

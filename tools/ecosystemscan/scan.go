@@ -45,7 +45,7 @@ func scan(ctx context.Context, env *tools.Env, in In, d Deps) (Out, error) {
 	inv.MCP = mcpconfig.ReadAll(sources)
 	s.markers(root)
 	if in.IncludeHost {
-		s.vscodeExtensions(root)
+		s.vscodeExtensions()
 		s.claudePlugins()
 		if env.Host == "codex" {
 			cp, warnings := CodexPluginsFor(env)
@@ -53,7 +53,7 @@ func scan(ctx context.Context, env *tools.Env, in In, d Deps) (Out, error) {
 			inv.Warnings = append(inv.Warnings, warnings...)
 		}
 		if in.IncludePackages {
-			s.packages(root)
+			s.packages()
 		}
 	}
 	for _, id := range inv.VSCode.Installed {
