@@ -46,7 +46,8 @@ func newFixture(t *testing.T) *fixture {
 	ws, _ = filepath.EvalSymlinks(ws)
 	f := &fixture{t: t, ws: ws, bins: map[string]string{}, route: discovery.RouteState{Available: ptr(true), DefaultDistribution: "Ubuntu", Reason: "ok"},
 		done: make(chan struct{}), removed: make(chan string, 4)}
-	f.env = &tools.Env{DataDir: filepath.Join(t.TempDir(), "data"), ProjectDir: ws, Getenv: func(string) string { return "" }}
+	f.env = &tools.Env{DataDir: filepath.Join(t.TempDir(), "data"), ProjectDir: ws, Getenv: func(string) string { return "" },
+		Project: testkit.Project(t, ws)} // as the pipeline binds it
 	for _, name := range []string{wslExe, sandboxExe, "devcontainer"} {
 		p := filepath.Join(bin, name)
 		if isWindows && filepath.Ext(name) == "" {
@@ -508,7 +509,7 @@ func TestOffWindowsDefaults(t *testing.T) {
 	}
 	ws := t.TempDir()
 	os.WriteFile(filepath.Join(ws, "p.txt"), nil, 0o644)
-	env := &tools.Env{DataDir: t.TempDir(), ProjectDir: ws, Getenv: func(string) string { return "" }}
+	env := &tools.Env{DataDir: t.TempDir(), ProjectDir: ws, Getenv: func(string) string { return "" }, Project: testkit.Project(t, ws)}
 	for _, in := range []In{
 		{Command: "x", IsolationRequirement: reqLinux},
 		{Command: "x", IsolationRequirement: reqUntrusted, PayloadPaths: []string{"p.txt"}},

@@ -99,7 +99,7 @@ func benchStage(b *testing.B, ws, rel string, size int64) {
 		}
 		b.StartTimer()
 		start := time.Now()
-		sel, err := Validate(ws, []string{rel})
+		sel, err := Validate(bind(b, ws), []string{rel})
 		if err != nil {
 			b.Fatal(err)
 		}
