@@ -2,7 +2,8 @@
 // ecosystem_scan: project .mcp.json and .continue/config.json (read through the bound
 // project's held directory by internal/guard), user-level Claude configs
 // (~/.claude.json, %APPDATA%\Claude\claude_desktop_config.json) and, on Codex,
-// $CODEX_HOME/config.toml's [mcp_servers.*] tables (plain bounded reads).
+// $CODEX_HOME/config.toml's [mcp_servers.*] tables (plain bounded reads). Codex configs
+// are TOML 1.0, decoded by github.com/pelletier/go-toml/v2 (ParseTOML).
 //
 // A summary is structural only: per server its name, validity, transport kind
 // (command|url|unknown), whether command/url/env are present, and the argument count.

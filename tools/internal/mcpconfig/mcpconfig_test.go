@@ -169,7 +169,7 @@ args = "x"
 		t.Errorf("error = %q", c.Error)
 	}
 	os.WriteFile(p, []byte("[mcp_servers.x]\ncommand = sk-secret-value\n"), 0o644)
-	if c, _ := Read(Source{Path: p, TOML: true}); c.Error != "invalid TOML: line 2: invalid value" {
+	if c, _ := Read(Source{Path: p, TOML: true}); c.Error != "invalid TOML: syntax error at line 2, column 11" {
 		t.Errorf("error = %q", c.Error)
 	}
 	os.WriteFile(p, []byte("model = 'x'\n"), 0o644)
@@ -242,20 +242,23 @@ func TestHardLinkedProjectConfig(t *testing.T) {
 	}
 }
 
-// TestParseErrorsNeverEchoContent: malformed configs around planted secrets, project
-// and host, report a position and nothing of the file (issue 15, item 11).
+// TestParseErrorsNeverEchoContent: malformed configs around planted secrets, JSON and
+// TOML, project and host, report a position and nothing of the file (issue 15, item 11).
 func TestParseErrorsNeverEchoContent(t *testing.T) {
 	root, home := testkit.TempDir(t), testkit.TempDir(t)
 	files := map[string]struct{ body, want string }{
 		filepath.Join(root, ".mcp.json"):                {`{"mcpServers":{"a":{"command":"S3CR3T-1"},}}`, "invalid JSON: syntax error at line 1, column 43"},
 		filepath.Join(root, ".continue", "config.json"): {"{\"mcpServers\": {\n  \"a\": {\"env\": {\"K\": S3CR3T-2}}}}", "invalid JSON: syntax error at line 2, column 22"},
 		filepath.Join(home, "shadow"):                   {"root:$6$S3CR3T-3:19000:0:99999:7:::\n", "invalid JSON: syntax error at line 1, column 1"},
+		filepath.Join(home, "config.toml"):              {"[mcp_servers.a]\ncommand = S3CR3T-4\n", "invalid TOML: syntax error at line 2, column 11"},
+		filepath.Join(home, "dup.toml"):                 {"[mcp_servers.S3CR3T-5]\ncommand = 'x'\n[mcp_servers.S3CR3T-5]\n", "invalid TOML: a key or table is defined more than once or conflicts with another"},
+		filepath.Join(home, "str.toml"):                 {"[mcp_servers.a]\ncommand = \"S3CR3T-6\n", "invalid TOML: syntax error at line 2, column 20"},
 	}
 	for path, f := range files {
 		testkit.WriteFile(t, path, f.body)
 	}
 	sources := ProjectSources(testkit.Project(t, root))
-	for _, name := range []string{"shadow"} {
+	for _, name := range []string{"shadow", "config.toml", "dup.toml", "str.toml"} {
 		sources = append(sources, Source{Path: filepath.Join(home, name), TOML: strings.HasSuffix(name, ".toml")})
 	}
 	for _, s := range sources {

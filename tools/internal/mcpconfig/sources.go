@@ -9,7 +9,6 @@ import (
 	"github.com/windows-dev-agent/wda/internal/guard"
 	"github.com/windows-dev-agent/wda/internal/platform/contain"
 	"github.com/windows-dev-agent/wda/tools"
-	"github.com/windows-dev-agent/wda/tools/internal/tomlmini"
 )
 
 // Source is one config file to summarise.
@@ -152,9 +151,9 @@ func Read(s Source) (c Config, ok bool) {
 		return Config{File: s.Path, Error: err.Error(), Servers: []Server{}}, true
 	}
 	if s.TOML {
-		doc, err := tomlmini.Parse(b)
+		doc, err := ParseTOML(b)
 		if err != nil {
-			return Config{File: s.Path, Error: "invalid TOML: " + err.Error(), Servers: []Server{}}, true
+			return Config{File: s.Path, Error: err.Error(), Servers: []Server{}}, true
 		}
 		return Summarize(s.Path, doc, "mcp_servers"), true
 	}
