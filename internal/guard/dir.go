@@ -19,7 +19,19 @@ const (
 	KindDir
 	// KindLink is a symbolic link, a junction or any other reparse point.
 	KindLink
+	// KindUnknown: a directory listing that does not say (Entries only).
+	KindUnknown
 )
+
+// DirEntry is one name of a directory listing, with what the listing itself tells of
+// it: its kind and inode where the system reports them (Linux getdents), else
+// KindUnknown and 0. A caller that acts on it opens the name without following it and
+// compares the handle's metadata with the entry.
+type DirEntry struct {
+	Name string
+	Kind Kind
+	Ino  uint64
+}
 
 // Info is the metadata of one node, read without following it (Stat) or from the handle
 // that opened it (OpenDir, OpenFile).
@@ -86,5 +98,8 @@ func OpenRoot(p *tools.Project, mode Mode) (*Dir, error) {
 // Path is the directory's display path: the project's bound path joined with the names
 // walked. It is for messages only; nothing is ever opened by it.
 func (d *Dir) Path() string { return d.path }
+
+// Info is the directory's own metadata, read from its handle when it was opened.
+func (d *Dir) Info() Info { return d.info }
 
 func (d *Dir) child(name string) string { return filepath.Join(d.path, name) }

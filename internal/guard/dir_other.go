@@ -13,7 +13,10 @@ import (
 var errUnsupported = errors.New("guarded project reads are not supported on this system")
 
 // Dir is never opened here.
-type Dir struct{ path string }
+type Dir struct {
+	path string
+	info Info
+}
 
 func dirFromFile(*os.File, string, Mode) (*Dir, error) { return nil, errUnsupported }
 

@@ -20,6 +20,7 @@ import (
 type Dir struct {
 	fd   int
 	path string
+	info Info
 }
 
 func dirFromFile(f *os.File, path string, _ Mode) (*Dir, error) {
@@ -37,7 +38,12 @@ func dirFromFile(f *os.File, path string, _ Mode) (*Dir, error) {
 	if derr != nil {
 		return nil, fmt.Errorf("the project directory could not be opened: %v", derr)
 	}
-	return &Dir{fd: fd, path: path}, nil
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		unix.Close(fd)
+		return nil, fmt.Errorf("the project directory could not be opened: %v", err)
+	}
+	return &Dir{fd: fd, path: path, info: infoOf(&st)}, nil
 }
 
 func checkName(name string) error {
@@ -54,11 +60,15 @@ func (d *Dir) Stat(name string) (Info, error) {
 		return Info{}, &fs.PathError{Op: "lstat", Path: d.child(name), Err: err}
 	}
 	var st unix.Stat_t
-	err := ignoringEINTR(func() error { return unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) })
-	if err != nil {
-		return Info{}, &fs.PathError{Op: "lstat", Path: d.child(name), Err: err}
+	for {
+		err := unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
+		if err == nil {
+			return infoOf(&st), nil
+		}
+		if err != unix.EINTR {
+			return Info{}, &fs.PathError{Op: "lstat", Path: d.child(name), Err: err}
+		}
 	}
-	return infoOf(&st), nil
 }
 
 func infoOf(st *unix.Stat_t) Info {
@@ -83,11 +93,7 @@ func (d *Dir) open(name string, flags int) (int, Info, error) {
 	if err := checkName(name); err != nil {
 		return -1, Info{}, &fs.PathError{Op: "open", Path: d.child(name), Err: err}
 	}
-	var fd int
-	err := ignoringEINTR(func() (err error) {
-		fd, err = unix.Openat(d.fd, name, flags|unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC|unix.O_NOCTTY, 0)
-		return err
-	})
+	fd, err := openat(d.fd, name, flags|unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC|unix.O_NOCTTY)
 	if err != nil {
 		switch {
 		case errors.Is(err, unix.ELOOP), errors.Is(err, unix.EMLINK):
@@ -101,11 +107,16 @@ func (d *Dir) open(name string, flags int) (int, Info, error) {
 		return -1, Info{}, &fs.PathError{Op: "open", Path: d.child(name), Err: err}
 	}
 	var st unix.Stat_t
-	if err := ignoringEINTR(func() error { return unix.Fstat(fd, &st) }); err != nil {
-		unix.Close(fd)
-		return -1, Info{}, &fs.PathError{Op: "fstat", Path: d.child(name), Err: err}
+	for {
+		err := unix.Fstat(fd, &st)
+		if err == nil {
+			return fd, infoOf(&st), nil
+		}
+		if err != unix.EINTR {
+			unix.Close(fd)
+			return -1, Info{}, &fs.PathError{Op: "fstat", Path: d.child(name), Err: err}
+		}
 	}
-	return fd, infoOf(&st), nil
 }
 
 // OpenDir opens a child directory without following it. A link is ErrLink, anything
@@ -119,7 +130,7 @@ func (d *Dir) OpenDir(name string) (*Dir, Info, error) {
 		unix.Close(fd)
 		return nil, Info{}, &fs.PathError{Op: "open", Path: d.child(name), Err: ErrNotDir}
 	}
-	return &Dir{fd: fd, path: d.child(name)}, info, nil
+	return &Dir{fd: fd, path: d.child(name), info: info}, info, nil
 }
 
 // OpenFile opens a child regular file for reading without following it. The open is
@@ -134,17 +145,13 @@ func (d *Dir) OpenFile(name string) (*File, error) {
 		unix.Close(fd)
 		return nil, &fs.PathError{Op: "open", Path: d.child(name), Err: ErrNotRegular}
 	}
-	return &File{fd: fd, path: d.child(name), info: info}, nil
+	return &File{fd: fd, dir: d, name: name, info: info}, nil
 }
 
 // Names lists the directory's entries, sorted. It reads through a fresh descriptor of
 // the same directory (openat "."), so the listing has its own offset.
 func (d *Dir) Names() ([]string, error) {
-	var fd int
-	err := ignoringEINTR(func() (err error) {
-		fd, err = unix.Openat(d.fd, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-		return err
-	})
+	fd, err := openat(d.fd, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC)
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: d.path, Err: err}
 	}
@@ -166,7 +173,8 @@ func (d *Dir) Close() error { return unix.Close(d.fd) }
 // need, once per file of a staged tree (docs/tools/sandbox_run.md, staging).
 type File struct {
 	fd   int
-	path string
+	dir  *Dir // for the display path only
+	name string
 	info Info
 }
 
@@ -174,7 +182,7 @@ type File struct {
 func (f *File) Info() Info { return f.info }
 
 // Path is the file's display path.
-func (f *File) Path() string { return f.path }
+func (f *File) Path() string { return f.dir.child(f.name) }
 
 // Fd is the descriptor, for a kernel copy (copy_file_range); it stays owned by f.
 func (f *File) Fd() uintptr { return uintptr(f.fd) }
@@ -184,14 +192,13 @@ func (f *File) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
-	var n int
-	err := ignoringEINTR(func() (err error) {
+	n, err := unix.Read(f.fd, p)
+	for err == unix.EINTR {
 		n, err = unix.Read(f.fd, p)
-		return err
-	})
+	}
 	switch {
 	case err != nil:
-		return 0, &fs.PathError{Op: "read", Path: f.path, Err: err}
+		return 0, &fs.PathError{Op: "read", Path: f.Path(), Err: err}
 	case n == 0:
 		return 0, io.EOF
 	}
@@ -201,12 +208,13 @@ func (f *File) Read(p []byte) (int, error) {
 // Close releases the file.
 func (f *File) Close() error { return unix.Close(f.fd) }
 
-// ignoringEINTR retries a system call a signal interrupted (a slow or network file
-// system can return EINTR).
-func ignoringEINTR(fn func() error) error {
+// openat retries an open a signal interrupted (a slow or network file system can
+// return EINTR).
+func openat(dir int, name string, flags int) (int, error) {
 	for {
-		if err := fn(); err != unix.EINTR {
-			return err
+		fd, err := unix.Openat(dir, name, flags, 0)
+		if err != unix.EINTR {
+			return fd, err
 		}
 	}
 }

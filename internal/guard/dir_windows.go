@@ -23,6 +23,7 @@ type Dir struct {
 	h     windows.Handle
 	path  string
 	share uint32
+	info  Info
 }
 
 func shareOf(mode Mode) uint32 {
@@ -38,7 +39,12 @@ func dirFromFile(f *os.File, path string, mode Mode) (*Dir, error) {
 	if err := windows.DuplicateHandle(p, windows.Handle(f.Fd()), p, &h, 0, false, windows.DUPLICATE_SAME_ACCESS); err != nil {
 		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
-	return &Dir{h: h, path: path, share: shareOf(mode)}, nil
+	info, err := infoOf(h)
+	if err != nil {
+		windows.CloseHandle(h)
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	return &Dir{h: h, path: path, share: shareOf(mode), info: info}, nil
 }
 
 // checkName refuses what is not one plain component. A ':' would name an alternate
@@ -198,7 +204,7 @@ func (d *Dir) OpenDir(name string) (*Dir, Info, error) {
 	if err != nil {
 		return nil, Info{}, err
 	}
-	return &Dir{h: h, path: d.child(name), share: d.share}, info, nil
+	return &Dir{h: h, path: d.child(name), share: d.share, info: info}, info, nil
 }
 
 // OpenFile opens a child disk file for reading without following it; a directory,
@@ -212,7 +218,8 @@ func (d *Dir) OpenFile(name string) (*File, error) {
 		}
 		return nil, err
 	}
-	return &File{f: os.NewFile(uintptr(h), d.child(name)), path: d.child(name), info: info}, nil
+	p := d.child(name)
+	return &File{f: os.NewFile(uintptr(h), p), path: p, info: info}, nil
 }
 
 // Names lists the directory's entries, sorted, enumerating the held handle itself

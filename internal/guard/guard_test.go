@@ -376,3 +376,39 @@ func TestReadHostJSON(t *testing.T) {
 		t.Fatalf("missing host file: %v", err)
 	}
 }
+
+// TestEntries: the listing names every child once, sorted, and where the system
+// reports kinds and inodes (Linux), they are the ones no-follow metadata gives.
+func TestEntries(t *testing.T) {
+	root := tree(t, map[string]string{"b.txt": "b", "a/": "", "c/d.txt": "d"})
+	symlink(t, "b.txt", filepath.Join(root, "link"))
+	if err := syscall.Mkfifo(filepath.Join(root, "fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, err := OpenRoot(testkit.Project(t, root), Shared)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	es, err := d.Entries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range es {
+		names = append(names, e.Name)
+		if e.Kind == KindUnknown {
+			continue
+		}
+		info, err := d.Stat(e.Name)
+		if err != nil || info.Kind != e.Kind || info.ID.Ino != e.Ino {
+			t.Errorf("%s: listing says %v/%d, Stat says %+v, %v", e.Name, e.Kind, e.Ino, info, err)
+		}
+	}
+	if diff := cmp.Diff([]string{"a", "b.txt", "c", "fifo", "link"}, names); diff != "" {
+		t.Errorf("names (-want +got)\n%s", diff)
+	}
+	if d.Info().Kind != KindDir {
+		t.Errorf("root info %+v", d.Info())
+	}
+}

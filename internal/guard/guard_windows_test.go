@@ -18,7 +18,7 @@ import (
 )
 
 // underWine reports whether the test runs under Wine, which cannot create junctions
-// (FSCTL_SET_REPARSE_POINT is unsupported and mklink /J fails silently; wine.md §2a).
+// (FSCTL_SET_REPARSE_POINT is unsupported and mklink /J fails silently).
 func underWine() bool {
 	return windows.NewLazySystemDLL("ntdll.dll").NewProc("wine_get_version").Find() == nil
 }

@@ -10,7 +10,7 @@
 // tools/internal/mcpconfig and never returned raw. Unreadable parts become warnings, never a
 // failed scan.
 //
-// Decisions where the spec is silent: on Codex the host MCP configs include
+// Decisions the contract leaves open: on Codex the host MCP configs include
 // $CODEX_HOME/config.toml (as in mcp_audit); a missing `code` CLI is reported with the
 // warning "VS Code CLI (code) is not available" (mirroring winget's), because an empty
 // installed list would otherwise look like "no extensions"; AGENTS.md is an agent

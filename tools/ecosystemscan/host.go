@@ -14,7 +14,7 @@ import (
 	"github.com/windows-dev-agent/wda/tools/internal/pkgtable"
 )
 
-// Host inventory limits (tools.md §3.8, §7.5).
+// Host inventory limits (docs/tools/ecosystem_scan.md).
 const (
 	CodeTimeout       = 20 * time.Second
 	WingetTimeout     = 90 * time.Second

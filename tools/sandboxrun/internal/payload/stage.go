@@ -230,7 +230,7 @@ func (c *copier) copyRoot(root *guard.Dir, comps []string, dst sink) error {
 	case err != nil:
 		return fmt.Errorf("payload metadata could not be established for %s: %v", rel, unwrapPath(err))
 	}
-	return c.copyNode(cur, last, rel, info, out)
+	return c.copyNode(cur, last, relPath{relString(comps[:len(comps)-1]), last}, info, out)
 }
 
 func (c *copier) count() error {
@@ -286,70 +286,84 @@ func (c *copier) openFile(parent *guard.Dir, name string, want guard.Info) (*gua
 	return f, nil
 }
 
-// copyNode stages one node seen by parent.Stat as info: counted and checked before it
-// is opened, opened once, and copied from that handle into a destination created
-// exclusively.
-func (c *copier) copyNode(parent *guard.Dir, name, rel string, info guard.Info, dst sink) error {
+// copyNode stages one node seen as info (by parent.Stat, or by the listing for a
+// regular file): counted and checked before it is opened, opened once, and copied from
+// that handle into a destination created exclusively. rel names it in messages.
+func (c *copier) copyNode(parent *guard.Dir, name string, rel relPath, info guard.Info, dst sink) error {
 	if err := c.count(); err != nil {
 		return err
 	}
-	if err := admit(info, rel); err != nil {
-		return err
+	if info.Kind != guard.KindFile || info.Links > 1 {
+		if err := admit(info, rel.String()); err != nil {
+			return err
+		}
 	}
 	if info.Kind == guard.KindDir {
+		r := rel.String()
 		sub, err := c.openDir(parent, name, info)
 		if err != nil {
-			return openErr(rel, err, false)
+			return openErr(r, err, false)
 		}
 		defer sub.Close()
 		out, err := dst.Mkdir(name, false)
 		if err != nil {
-			return fmt.Errorf("payload could not be staged safely: %s: %v", rel, unwrapPath(err))
+			return fmt.Errorf("payload could not be staged safely: %s: %v", r, unwrapPath(err))
 		}
 		defer out.Close()
-		return c.copyDir(sub, rel, out)
+		return c.copyDir(sub, r, out)
 	}
 	f, err := c.openFile(parent, name, info)
 	if err != nil {
-		return openErr(rel, err, false)
+		return openErr(rel.String(), err, false)
 	}
 	defer f.Close()
 	// A file that grew past the budget since nomination is refused before copying.
 	if f.Info().Size > c.lim.bytes-c.bytes {
 		return c.budgetErr()
 	}
-	// Counted during the copy too: the file may still be growing.
 	n, err := dst.Copy(name, f, c.lim.bytes-c.bytes+1, &c.cp)
 	c.bytes += n
 	if c.bytes > c.lim.bytes {
 		return c.budgetErr()
 	}
 	if err != nil {
-		return fmt.Errorf("payload could not be staged safely: %s: %v", rel, unwrapPath(err))
+		return fmt.Errorf("payload could not be staged safely: %s: %v", rel.String(), unwrapPath(err))
 	}
 	return nil
 }
 
+// copyDir stages the children of the held directory d. A child the listing reports as
+// a regular file (with its inode) is opened without a metadata call first: the open's
+// own metadata must then show that very inode, on d's device, as a regular file.
+// Anything else is looked at (no-follow metadata) before it is opened.
 func (c *copier) copyDir(d *guard.Dir, rel string, dst sink) error {
-	names, err := d.Names()
+	entries, err := d.Entries()
 	if err != nil {
 		return fmt.Errorf("payload could not be enumerated safely: %s: %v", rel, unwrapPath(err))
 	}
-	for _, name := range names {
-		childRel := joinRel(rel, name)
-		info, err := d.Stat(name)
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return fmt.Errorf("payload could not be staged safely: %s vanished during staging", childRel)
+	for _, e := range entries {
+		childRel := relPath{rel, e.Name}
+		info := guard.Info{Kind: guard.KindFile, Links: 1, ID: guard.FileID{Dev: d.Info().ID.Dev, Ino: e.Ino}}
+		if e.Kind != guard.KindFile || e.Ino == 0 {
+			if info, err = d.Stat(e.Name); err != nil {
+				if errors.Is(err, fs.ErrNotExist) {
+					return fmt.Errorf("payload could not be staged safely: %s vanished during staging", childRel.String())
+				}
+				return fmt.Errorf("payload metadata could not be established for %s: %v", childRel.String(), unwrapPath(err))
 			}
-			return fmt.Errorf("payload metadata could not be established for %s: %v", childRel, unwrapPath(err))
 		}
-		if err := c.copyNode(d, name, childRel, info, dst); err != nil {
+		if err := c.copyNode(d, e.Name, childRel, info, dst); err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// relPath is a node's workspace-relative display path, joined only when a message
+// needs it (a tree of thousands of files would otherwise build a string per file).
+type relPath struct{ dir, name string }
+
+func (r relPath) String() string { return joinRel(r.dir, r.name) }
 
 // openErr words a failed verified open. crossing is true for a parent component.
 func openErr(rel string, err error, crossing bool) error {

@@ -136,7 +136,7 @@ func (w *walker) root(ws *guard.Dir, comps []string) error {
 	case info.Kind == guard.KindLink:
 		return fmt.Errorf("payload path crosses a symbolic link or reparse point: %s", rel)
 	}
-	return w.walk(cur, last, rel, info)
+	return w.walk(cur, last, relPath{relString(comps[:len(comps)-1]), last}, info)
 }
 
 // parentErr words what a directory on the way to a selected root must not be.
@@ -155,12 +155,15 @@ func parentErr(info guard.Info, err error, rel string, comps []string) error {
 }
 
 // walk counts and checks the node name of parent (seen as info), then its children.
-func (w *walker) walk(parent *guard.Dir, name, rel string, info guard.Info) error {
+// rel names it in messages.
+func (w *walker) walk(parent *guard.Dir, name string, rel relPath, info guard.Info) error {
 	if err := w.count(); err != nil {
 		return err
 	}
-	if err := admit(info, rel); err != nil {
-		return err
+	if info.Kind != guard.KindFile || info.Links > 1 {
+		if err := admit(info, rel.String()); err != nil {
+			return err
+		}
 	}
 	if info.Kind == guard.KindFile {
 		w.bytes += info.Size
@@ -169,12 +172,13 @@ func (w *walker) walk(parent *guard.Dir, name, rel string, info guard.Info) erro
 		}
 		return nil
 	}
+	r := rel.String()
 	d, _, err := parent.OpenDir(name)
 	if err != nil {
-		return openErr(rel, err, false)
+		return openErr(r, err, false)
 	}
 	defer d.Close()
-	return w.walkDir(d, rel)
+	return w.walkDir(d, r)
 }
 
 func (w *walker) count() error {
@@ -192,13 +196,13 @@ func (w *walker) walkDir(d *guard.Dir, rel string) error {
 		return fmt.Errorf("payload could not be enumerated safely: %s: %v", rel, unwrapPath(err))
 	}
 	for _, n := range names {
-		childRel := joinRel(rel, n)
+		childRel := relPath{rel, n}
 		ci, err := w.stat(d, n)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
-				return fmt.Errorf("payload could not be enumerated safely: %s vanished during the walk", childRel)
+				return fmt.Errorf("payload could not be enumerated safely: %s vanished during the walk", childRel.String())
 			}
-			return fmt.Errorf("payload metadata could not be established for %s: %v", childRel, unwrapPath(err))
+			return fmt.Errorf("payload metadata could not be established for %s: %v", childRel.String(), unwrapPath(err))
 		}
 		if err := w.walk(d, n, childRel, ci); err != nil {
 			return err
