@@ -19,6 +19,7 @@ import (
 )
 
 func TestCheck(t *testing.T) {
+	t.Parallel()
 	outside := tree(t, map[string]string{"secret.json": `{"x":1}`, "dir/c.json": `{}`})
 	root := tree(t, map[string]string{
 		".mcp.json":              `{}`,
@@ -80,6 +81,7 @@ func TestCheck(t *testing.T) {
 }
 
 func TestCheckRootThroughLink(t *testing.T) {
+	t.Parallel()
 	// The project root itself may be reached through a link (the user's chosen
 	// directory): binding resolves it once; only components below it are walked, from
 	// the held directory, without following. (Absolute paths spelled under the link are
@@ -98,6 +100,7 @@ func TestCheckRootThroughLink(t *testing.T) {
 }
 
 func TestCheckMetadataFailureFailsClosed(t *testing.T) {
+	t.Parallel()
 	root := tree(t, map[string]string{"a/b.json": `{}`})
 	p := testkit.Project(t, root)
 	w := walker{openDir: func(d *Dir, name string) (*Dir, Info, error) {
@@ -119,6 +122,7 @@ func TestCheckMetadataFailureFailsClosed(t *testing.T) {
 }
 
 func TestReadProjectJSON(t *testing.T) {
+	t.Parallel()
 	big := `{"k":"` + strings.Repeat("x", 3<<20) + `"}`
 	exact := `{"k":"` + strings.Repeat("x", Limit-8) + `"}`
 	if len(exact) != Limit {
@@ -203,6 +207,7 @@ func TestReadProjectJSON(t *testing.T) {
 // TestBudgetCountsBytesRead hands the bounded reader a stream whose length nothing can
 // tell in advance (a pipe): the budget must still stop it on the bytes read.
 func TestBudgetCountsBytesRead(t *testing.T) {
+	t.Parallel()
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -222,6 +227,7 @@ func TestBudgetCountsBytesRead(t *testing.T) {
 // an outside directory after the project was bound: the walk opens each component from
 // its held parent without following, so the link is refused.
 func TestParentSwappedAfterBinding(t *testing.T) {
+	t.Parallel()
 	outside := tree(t, map[string]string{"cfg/config.json": `{"leak":true}`})
 	root := tree(t, map[string]string{"cfg/config.json": `{"leak":false}`})
 	p := testkit.Project(t, root)
@@ -237,6 +243,7 @@ func TestParentSwappedAfterBinding(t *testing.T) {
 }
 
 func TestFileSwappedAfterBinding(t *testing.T) {
+	t.Parallel()
 	outside := tree(t, map[string]string{"config.json": `{"leak":true}`})
 	root := tree(t, map[string]string{".mcp.json": `{"leak":false}`})
 	p := testkit.Project(t, root)
@@ -252,6 +259,7 @@ func TestFileSwappedAfterBinding(t *testing.T) {
 // name given to a link to outside; reads go through the held directory, so they read
 // what was bound.
 func TestProjectSwappedAfterBinding(t *testing.T) {
+	t.Parallel()
 	base := testkit.TempDir(t)
 	sub, outside := filepath.Join(base, "project", "sub"), filepath.Join(base, "outside")
 	testkit.WriteFile(t, filepath.Join(sub, ".mcp.json"), `{"where":"inside"}`)
@@ -275,6 +283,7 @@ func TestProjectSwappedAfterBinding(t *testing.T) {
 // (and, in the second half, the bound directory itself) for a link to an outside
 // directory holding the same names. No read may ever return the outside content.
 func TestSwapRace(t *testing.T) {
+	t.Parallel()
 	base := testkit.TempDir(t)
 	root, outside := filepath.Join(base, "project"), filepath.Join(base, "outside")
 	for _, d := range []string{root, outside} {
@@ -315,6 +324,7 @@ func TestSwapRace(t *testing.T) {
 // TestHardLinks: a regular file with more than one link may be a file outside the
 // project under a second name; it is refused, by name, before a byte is read.
 func TestHardLinks(t *testing.T) {
+	t.Parallel()
 	outside := tree(t, map[string]string{"secret.json": `{"mcpServers":{"SECRET":{"command":"x"}}}`})
 	root := tree(t, map[string]string{"own.json": `{}`, "sub/": ""})
 	for _, l := range []struct{ from, to string }{
@@ -344,6 +354,7 @@ func TestHardLinks(t *testing.T) {
 }
 
 func TestReadHostJSON(t *testing.T) {
+	t.Parallel()
 	dir := tree(t, map[string]string{
 		"real.json":  `{"mcpServers":{}}`,
 		"big.json":   strings.Repeat(" ", Limit) + "{}",
@@ -380,6 +391,7 @@ func TestReadHostJSON(t *testing.T) {
 // TestEntries: the listing names every child once, sorted, and where the system
 // reports kinds and inodes (Linux), they are the ones no-follow metadata gives.
 func TestEntries(t *testing.T) {
+	t.Parallel()
 	root := tree(t, map[string]string{"b.txt": "b", "a/": "", "c/d.txt": "d"})
 	symlink(t, "b.txt", filepath.Join(root, "link"))
 	if err := syscall.Mkfifo(filepath.Join(root, "fifo"), 0o644); err != nil {

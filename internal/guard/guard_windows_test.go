@@ -87,6 +87,7 @@ func write(t *testing.T, p, content string) {
 // TestCaseInsensitiveNames runs under Wine too: a project file is found from the held
 // directory whatever the case of the requested names (NTFS compares names without case).
 func TestCaseInsensitiveNames(t *testing.T) {
+	t.Parallel()
 	root := tempRoot(t)
 	write(t, filepath.Join(root, ".continue", "config.json"), `{"mcpServers":{}}`)
 	p := testkit.Project(t, root)
@@ -113,6 +114,7 @@ func TestCaseInsensitiveNames(t *testing.T) {
 // TestHardLinksWindows: NumberOfLinks > 1 from the handle refuses the read (Wine maps
 // CreateHardLink to link(2) and reports the count).
 func TestHardLinksWindows(t *testing.T) {
+	t.Parallel()
 	outside := tempRoot(t)
 	write(t, filepath.Join(outside, "secret.json"), `{"mcpServers":{"SECRET":{"command":"x"}}}`)
 	root := tempRoot(t)
@@ -128,6 +130,7 @@ func TestHardLinksWindows(t *testing.T) {
 }
 
 func TestReparseAttributeIsLink(t *testing.T) {
+	t.Parallel()
 	if kindOfAttrs(windows.FILE_ATTRIBUTE_REPARSE_POINT|windows.FILE_ATTRIBUTE_ARCHIVE, true) != KindLink {
 		t.Fatal("a reparse-point attribute must be a link even for a plain-looking file")
 	}
@@ -140,6 +143,7 @@ func TestReparseAttributeIsLink(t *testing.T) {
 }
 
 func TestJunctionParentRejected(t *testing.T) {
+	t.Parallel()
 	outside := tempRoot(t)
 	write(t, filepath.Join(outside, "config.json"), `{"mcpServers":{"leak":{"command":"x"}}}`)
 	root := tempRoot(t)
@@ -153,6 +157,7 @@ func TestJunctionParentRejected(t *testing.T) {
 // TestJunctionSwappedAfterBinding swaps a parent for a junction after the project was
 // bound: the walk opens the junction itself (FILE_OPEN_REPARSE_POINT) and refuses it.
 func TestJunctionSwappedAfterBinding(t *testing.T) {
+	t.Parallel()
 	outside := tempRoot(t)
 	write(t, filepath.Join(outside, "config.json"), `{"leak":true}`)
 	root := tempRoot(t)

@@ -22,6 +22,7 @@ func fmtSscanf(s string, line, col *int) (int, error) {
 // shadow file given as config_path) or is broken JSON around a secret is reported by
 // position only (issue 15, item 11: `'r'` was echoed before).
 func TestDecodeErrorsNeverEchoContent(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"root:$6$S3CR3T$hash:19000:0:99999:7:::\n", "invalid JSON: syntax error at line 1, column 1"},
 		{"{\"token\": \"S3CR3T\",\n \"k\": S3CR3T}", "invalid JSON: syntax error at line 2, column 7"},

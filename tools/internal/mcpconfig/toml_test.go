@@ -25,6 +25,7 @@ var tomlErrors = regexp.MustCompile(`^invalid TOML(: syntax error at line [1-9][
 // additions included, is refused with an error from the vocabulary, also when read as a
 // Codex config.
 func TestTOMLConformance(t *testing.T) {
+	t.Parallel()
 	var valid, invalid int
 	err := filepath.WalkDir(filepath.Join("testdata", "toml-test"), func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || filepath.Ext(p) != ".toml" {
@@ -164,6 +165,7 @@ type a = []any
 // TOML 1.0 and Codex refuse it. The one 1.1 addition go-toml 2.3 still accepts is the
 // \e escape: it only changes a string's content, never a config's structure.
 func TestParseTOML(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, in string
 		want     m // nil: refused
@@ -232,6 +234,7 @@ env = { A = "1", B = "2" }
 }
 
 func TestCodexConfigFixture(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile(filepath.Join("testdata", "codex-config.toml"))
 	if err != nil {
 		t.Fatal(err)
