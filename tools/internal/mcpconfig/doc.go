@@ -3,7 +3,7 @@
 // project's held directory by internal/guard), user-level Claude configs
 // (~/.claude.json, %APPDATA%\Claude\claude_desktop_config.json) and, on Codex,
 // $CODEX_HOME/config.toml's [mcp_servers.*] tables (plain bounded reads). Codex configs
-// are TOML 1.0, decoded by github.com/pelletier/go-toml/v2 (ParseTOML).
+// are TOML 1.0, decoded by tools/internal/tomlread.
 //
 // A summary is structural only: per server its name, validity, transport kind
 // (command|url|unknown), whether command/url/env are present, and the argument count.

@@ -9,6 +9,7 @@ import (
 	"github.com/windows-dev-agent/wda/internal/guard"
 	"github.com/windows-dev-agent/wda/internal/platform/contain"
 	"github.com/windows-dev-agent/wda/tools"
+	"github.com/windows-dev-agent/wda/tools/internal/tomlread"
 )
 
 // Source is one config file to summarise.
@@ -151,9 +152,9 @@ func Read(s Source) (c Config, ok bool) {
 		return Config{File: s.Path, Error: err.Error(), Servers: []Server{}}, true
 	}
 	if s.TOML {
-		doc, err := ParseTOML(b)
+		doc, err := tomlread.Parse(b)
 		if err != nil {
-			return Config{File: s.Path, Error: err.Error(), Servers: []Server{}}, true
+			return Config{File: s.Path, Error: "invalid TOML: " + err.Error(), Servers: []Server{}}, true
 		}
 		return Summarize(s.Path, doc, "mcp_servers"), true
 	}
