@@ -21,6 +21,10 @@ const (
 	CodexRoot  = "codex"
 )
 
+// Roots are every payload root under dist/ that Render owns (the others are in
+// agentplugin.go, mcpb.go, registry.go and gemini.go).
+var Roots = []string{ClaudeRoot, CodexRoot, AgentPluginRoot, MCPBRoot, RegistryRoot, GeminiRoot}
+
 // Project metadata shared by both manifests.
 const (
 	displayName = "Windows Dev Agent"
@@ -44,7 +48,8 @@ func Render(reg *tools.Registry) (map[string][]byte, error) {
 		files[path.Join(ClaudeRoot, "skills", s.Name, "SKILL.md")] = s.Body
 		files[path.Join(CodexRoot, "skills", s.Name, "SKILL.md")] = s.Body
 	}
-	for _, step := range []func(*tools.Registry, []skills.Skill, map[string][]byte) error{renderClaude, renderCodex, renderDocs} {
+	for _, step := range []func(*tools.Registry, []skills.Skill, map[string][]byte) error{renderClaude, renderCodex, renderDocs,
+		renderAgentPlugin, renderMCPB, renderRegistry, renderGemini} {
 		if err := step(reg, all, files); err != nil {
 			return nil, err
 		}

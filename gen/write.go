@@ -60,7 +60,7 @@ func WriteFile(p string, data []byte) error {
 // Existing lists the generated-looking files under dir's payload roots (slash paths).
 func Existing(dir string) ([]string, error) {
 	var out []string
-	for _, root := range []string{ClaudeRoot, CodexRoot} {
+	for _, root := range Roots {
 		base := filepath.Join(dir, root)
 		err := filepath.WalkDir(base, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {

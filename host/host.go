@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/windows-dev-agent/wda/host/hostenv"
 	"github.com/windows-dev-agent/wda/internal/platform/contain"
+	"github.com/windows-dev-agent/wda/internal/platform/home"
 	"github.com/windows-dev-agent/wda/schema"
 	"github.com/windows-dev-agent/wda/tools"
 )
@@ -22,7 +22,20 @@ type Host interface {
 	// Bind binds the validated value v of t's project argument (nil when absent) to the
 	// opened directory the call must use. A *BindError refuses the call as
 	// invalid_input; the handler does not run.
-	Bind(t tools.Tool, v any) (*tools.Project, error)
+	Bind(t tools.Tool, v any, c Call) (*tools.Project, error)
+}
+
+// Call is what the host said about one call besides its arguments (from the request's
+// _meta): the call's id and the session it belongs to, "" when not given.
+type Call struct {
+	ID      string
+	Session string
+}
+
+// Noticer is a Host that may have something to tell the model and the user once, as the
+// first text of a call's result (Codex: its hook layer is not running).
+type Noticer interface {
+	Notice(t tools.Tool, c Call) string
 }
 
 // BindError is a refusal of the host binding, shown to the caller as invalid_input.
@@ -52,7 +65,7 @@ func NewContained(dir, label, missing string, getenv func(string) string) Contai
 		c.Err = &BindError{Msg: missing}
 		return c
 	}
-	root, err := contain.NewRoot(hostenv.ExpandHome(dir, getenv))
+	root, err := contain.NewRoot(home.Expand(dir, getenv))
 	if err != nil {
 		c.Err = &BindError{Msg: err.Error()}
 		return c
@@ -62,7 +75,7 @@ func NewContained(dir, label, missing string, getenv func(string) string) Contai
 }
 
 // Bind implements Host.Bind for a contained project.
-func (c Contained) Bind(t tools.Tool, v any) (*tools.Project, error) {
+func (c Contained) Bind(t tools.Tool, v any, _ Call) (*tools.Project, error) {
 	if c.Err != nil {
 		return nil, c.Err
 	}
@@ -71,7 +84,7 @@ func (c Contained) Bind(t tools.Tool, v any) (*tools.Project, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := c.Root.Open(hostenv.ExpandHome(s, c.Getenv))
+	p, err := c.Root.Open(home.Expand(s, c.Getenv))
 	var nd *contain.NotDirError
 	switch {
 	case err == nil:

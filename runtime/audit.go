@@ -16,7 +16,7 @@ func (a auditLog) RecordCall(_ context.Context, rec CallRecord) {
 	}
 	r := audit.FromCall(audit.Call{Tool: rec.Tool, Class: string(rec.Class), Host: rec.Host, SessionID: rec.SessionID,
 		Duration: rec.Duration, Execute: rec.Execute, PlanFirst: rec.PlanFirst, MayStartProcess: rec.MayStartProcess,
-		Result: rec.Result, ProtocolError: rec.ProtocolError})
+		Statuses: rec.Statuses, Result: rec.Result, ProtocolError: rec.ProtocolError})
 	if err := audit.Append(rec.DataDir, r); err != nil {
 		a.logger.Warn("windows-dev-agent: audit record not written", "tool", rec.Tool, "err", err)
 	}

@@ -19,7 +19,7 @@ import (
 const secret = "SECRET-7f3a9c-do-not-log"
 
 type auditIn struct {
-	Mode    string   `json:"mode" jsonschema:"required,enum=ok,enum=fail,enum=boom,enum=done"`
+	Mode    string   `json:"mode" jsonschema:"required,enum=ok,enum=fail,enum=boom,enum=done,enum=plant"`
 	Execute bool     `json:"execute,omitempty" jsonschema:"default=false"`
 	Secret  string   `json:"secret,omitempty"`
 	Paths   []string `json:"paths,omitempty"`
@@ -41,6 +41,8 @@ func auditHandle(_ context.Context, _ *tools.Env, in auditIn) (auditOut, error) 
 			Stdout: leak, Stderr: leak, Argv: []string{"/bin/" + leak}}, nil
 	case "boom":
 		return auditOut{}, errors.New("handler exploded: " + leak)
+	case "plant": // a status that is not a status word: issue 15.9
+		return auditOut{Status: tools.Status{Status: leak}, Stdout: leak}, nil
 	case "done":
 		if !in.Execute {
 			return auditOut{Status: tools.Status{Status: "planned"}, Argv: []string{leak}}, nil
@@ -69,7 +71,7 @@ func auditTool(name string, classes tools.Classification, starts tools.Cond) too
 }
 
 type auditPlainIn struct {
-	Mode   string   `json:"mode" jsonschema:"required,enum=ok,enum=fail,enum=boom,enum=done"`
+	Mode   string   `json:"mode" jsonschema:"required,enum=ok,enum=fail,enum=boom,enum=done,enum=plant"`
 	Secret string   `json:"secret,omitempty"`
 	Paths  []string `json:"paths,omitempty"`
 }
@@ -137,6 +139,9 @@ func TestSinkOneRecordPerCall(t *testing.T) {
 		{"invalid arguments carrying a secret", "probe", map[string]any{"mode": "ok", secret: secret}, with(map[string]any{
 			"tool_name": "probe", "safety_class": "approval-required", "lifecycle_success": true, "success": true,
 			"execution_started": false, "execution_outcome": "not_executed", "result_status": "invalid_input", "error_present": true})},
+		{"a planted status is not established", "probe", map[string]any{"mode": "plant", "secret": secret}, with(map[string]any{
+			"tool_name": "probe", "safety_class": "read-only", "lifecycle_success": true, "success": true,
+			"execution_started": false, "execution_outcome": "not_applicable", "result_status": nil, "error_present": false})},
 		{"forbidden is blocked", "forbidden_probe", map[string]any{"mode": "ok", "secret": secret}, with(map[string]any{
 			"tool_name": "forbidden_probe", "safety_class": "forbidden", "lifecycle_success": true, "success": true,
 			"execution_started": false, "execution_outcome": "not_executed", "result_status": "blocked", "error_present": true})},

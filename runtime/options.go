@@ -68,8 +68,10 @@ type CallRecord struct {
 	Execute, PlanFirst bool
 	// MayStartProcess is the tool's declaration applied to the call's arguments.
 	MayStartProcess bool
-	// Status is the result's status word, empty when the call ended without a result.
-	Status string
+	// Status is the result's status word, empty when the call ended without a result;
+	// Statuses is the tool's declared vocabulary, the only words an audit record keeps.
+	Status   string
+	Statuses []string
 	// Result is the structured result as JSON (nil when the call ended in a protocol
 	// error).
 	Result json.RawMessage

@@ -27,7 +27,7 @@ type pipeline struct {
 func (p *pipeline) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	t := p.tool
 	rec := CallRecord{Tool: t.Name(), Host: p.opts.Host.Name(), DataDir: p.opts.DataDir,
-		Started: p.opts.Now().UTC(), Class: tools.ApprovalRequired, PlanFirst: t.PlanFirst()}
+		Started: p.opts.Now().UTC(), Class: tools.ApprovalRequired, PlanFirst: t.PlanFirst(), Statuses: t.Statuses()}
 	if req.Session != nil {
 		rec.SessionID = req.Session.ID()
 	}
@@ -54,8 +54,9 @@ func (p *pipeline) call(ctx context.Context, req *mcp.CallToolRequest, raw json.
 	env := tools.Env{Host: p.opts.Host.Name(), DataDir: p.opts.DataDir, ProjectDir: p.opts.ProjectDir,
 		Getenv: p.opts.Getenv, Progress: progressSink(ctx, req)}
 	// 3. Bind the project argument on the validated value, to an opened directory.
+	hc := hostCall(req)
 	if arg := t.ProjectArg(); arg != "" {
-		proj, err := p.opts.Host.Bind(t, args[arg])
+		proj, err := p.opts.Host.Bind(t, args[arg], hc)
 		if err != nil {
 			var be *host.BindError
 			if errors.As(err, &be) {
@@ -84,8 +85,25 @@ func (p *pipeline) call(ctx context.Context, req *mcp.CallToolRequest, raw json.
 		}
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 	}
-	// 7. The result, encoded once.
-	return p.result(rec, out)
+	// 7. The result, encoded once, with anything the host must tell once.
+	res, err := p.result(rec, out)
+	if n, ok := p.opts.Host.(host.Noticer); ok && res != nil {
+		if text := n.Notice(t, hc); text != "" {
+			res.Content = append([]mcp.Content{&mcp.TextContent{Text: text}}, res.Content...)
+		}
+	}
+	return res, err
+}
+
+// hostCall is what the request's _meta says about the call: the id Codex gives it
+// (callId, the tool_use_id its hooks saw) and its session.
+func hostCall(req *mcp.CallToolRequest) host.Call {
+	if req == nil || req.Params == nil {
+		return host.Call{}
+	}
+	meta := req.Params.GetMeta()
+	str := func(k string) string { s, _ := meta[k].(string); return s }
+	return host.Call{ID: str("callId"), Session: str("sessionId")}
 }
 
 // refuse answers a call stopped by the pipeline: a result whose status says why, with

@@ -18,6 +18,7 @@ import (
 	"github.com/windows-dev-agent/wda/host/claude"
 	"github.com/windows-dev-agent/wda/host/codex"
 	"github.com/windows-dev-agent/wda/internal/testkit"
+	"github.com/windows-dev-agent/wda/internal/testkit/mcptest"
 	"github.com/windows-dev-agent/wda/runtime"
 	"github.com/windows-dev-agent/wda/tools"
 )
@@ -88,7 +89,7 @@ func serve(t *testing.T, rec *recorder, opts runtime.Options) *mcp.ClientSession
 	reg := tools.New()
 	reg.Register(rec.tool())
 	opts.Audit = rec
-	return testkit.Connect(t, runtime.NewServer(reg, opts))
+	return mcptest.Connect(t, runtime.NewServer(reg, opts))
 }
 
 // TestPipeline walks every step: validation (the project's rules and the library's),
@@ -200,7 +201,7 @@ func TestPipeline(t *testing.T) {
 func TestSameRefusalUnderEveryHost(t *testing.T) {
 	t.Parallel()
 	project := testkit.TempDir(t)
-	for _, h := range []host.Host{host.NewGeneric(project, nil), claude.New(project, nil), codex.New()} {
+	for _, h := range []host.Host{host.NewGeneric(project, nil), claude.New(project, nil), codex.New("")} {
 		cs := serve(t, &recorder{}, runtime.Options{Host: h, ProjectDir: project})
 		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "probe", Arguments: map[string]any{"name": "n", "cwd": 5}})
 		if err != nil || !res.IsError || res.StructuredContent.(map[string]any)["error"] != "cwd must be a string" {
@@ -251,7 +252,7 @@ func TestCapabilities(t *testing.T) {
 	t.Parallel()
 	reg := tools.New()
 	reg.Register((&recorder{}).tool())
-	cs := testkit.Connect(t, runtime.NewServer(reg, runtime.Options{Host: codex.New()}))
+	cs := mcptest.Connect(t, runtime.NewServer(reg, runtime.Options{Host: codex.New("")}))
 	init := cs.InitializeResult()
 	if init.Capabilities.Tools == nil || init.Capabilities.Tools.ListChanged {
 		t.Fatalf("tools capability = %+v", init.Capabilities.Tools)
@@ -283,11 +284,11 @@ func TestMountOnEmbedderServer(t *testing.T) {
 		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, struct{}, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "mine"}}}, struct{}{}, nil
 		})
-	instructions := runtime.Mount(srv, reg, runtime.Options{Host: codex.New(), Audit: rec})
+	instructions := runtime.Mount(srv, reg, runtime.Options{Host: codex.New(""), Audit: rec})
 	if instructions != codex.Instructions {
 		t.Errorf("Mount returned instructions %q", instructions)
 	}
-	cs := testkit.Connect(t, srv)
+	cs := mcptest.Connect(t, srv)
 	lt, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -22,6 +22,7 @@ import (
 var wdaBin string
 
 func TestMain(m *testing.M) {
+	holdIfAsked()
 	dir, err := os.MkdirTemp("", "wda-e2e-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -20,8 +20,9 @@ func main() {
 const usage = `usage: wda <command> [arguments]
 
 commands:
-  mcp [--host claude|codex|generic] [--data-dir DIR]   serve MCP on stdio
-  hook claude|codex <event> [--data-dir DIR]           run a host hook (event JSON on stdin)
+  mcp [--host HOST] [--data-dir DIR]                   serve MCP on stdio; HOST is claude,
+                                                       codex, copilot, gemini, mcpb or generic
+  hook claude|codex|copilot <event> [--data-dir DIR]   run a host hook (event JSON on stdin)
   env [--refresh] [--json]                             show the environment snapshot
   plan "TASK" [--cwd DIR] [--json]                     route a task to a capability
   logs [--last N] [--filter F] [--json]                show recent audit events

@@ -14,7 +14,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -30,6 +29,16 @@ type rawServer struct {
 }
 
 func startRaw(t *testing.T, env ...string) *rawServer {
+	t.Helper()
+	s := startBare(t, env...)
+	s.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
+	s.recv()
+	s.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return s
+}
+
+// startBare starts wda mcp without initializing the session.
+func startBare(t *testing.T, env ...string) *rawServer {
 	t.Helper()
 	cmd := exec.Command(wdaBin, "mcp")
 	cmd.Env = append(os.Environ(), "WINDOWS_DEV_AGENT_DATA_DIR="+t.TempDir(), "WINDOWS_DEV_AGENT_PROJECT_DIR="+repoRoot(t))
@@ -50,9 +59,6 @@ func startRaw(t *testing.T, env ...string) *rawServer {
 	sc.Buffer(make([]byte, 4<<20), 4<<20)
 	s := &rawServer{t: t, cmd: cmd, in: in, out: sc}
 	t.Cleanup(func() { in.Close(); cmd.Process.Kill(); cmd.Wait() })
-	s.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
-	s.recv()
-	s.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	return s
 }
 
@@ -66,14 +72,29 @@ func (s *rawServer) send(line string) {
 // recv reads one reply line and insists it is a JSON object.
 func (s *rawServer) recv() map[string]any {
 	s.t.Helper()
-	if !s.out.Scan() {
-		s.t.Fatalf("no reply: %v", s.out.Err())
-	}
 	var m map[string]any
-	if err := json.Unmarshal(s.out.Bytes(), &m); err != nil {
+	if err := json.Unmarshal(s.line(), &m); err != nil {
 		s.t.Fatalf("stdout carried a non-JSON line: %q", s.out.Text())
 	}
 	return m
+}
+
+// recvRaw is recv keeping each member's bytes as the server wrote them.
+func (s *rawServer) recvRaw() map[string]json.RawMessage {
+	s.t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(s.line(), &m); err != nil {
+		s.t.Fatalf("stdout carried a non-JSON line: %q", s.out.Text())
+	}
+	return m
+}
+
+func (s *rawServer) line() []byte {
+	s.t.Helper()
+	if !s.out.Scan() {
+		s.t.Fatalf("no reply: %v", s.out.Err())
+	}
+	return s.out.Bytes()
 }
 
 func errCode(m map[string]any) float64 {
@@ -97,9 +118,12 @@ func TestE2EProtocolRobustness(t *testing.T) {
 		nullID bool
 	}{
 		{"malformed JSON", `{"jsonrpc":`, -32700, true},
-		{"non-object", `"hello"`, -32700, true},
-		{"batch array", `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, -32700, true},
-		{"1 MiB line", `{"jsonrpc":"2.0","id":3,"method":"ping","params":{"pad":"` + strings.Repeat("p", 1<<20) + `"}}`, -32600, true},
+		// Valid JSON that is not a request object is an invalid request, as in the
+		// JSON-RPC 2.0 specification's examples for `1` and `[]` (docs/transport.md §2).
+		{"non-object", `"hello"`, -32600, true},
+		{"batch array", `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, -32600, true},
+		// The id at the start of an oversized line is readable, so it is echoed.
+		{"1 MiB line", `{"jsonrpc":"2.0","id":3,"method":"ping","params":{"pad":"` + strings.Repeat("p", 1<<20) + `"}}`, -32600, false},
 		{"unknown method", `{"jsonrpc":"2.0","id":4,"method":"no/such"}`, -32601, false},
 	}
 	// Argument validation failures are tool results (SEP-1303), not JSON-RPC errors.
@@ -121,6 +145,9 @@ func TestE2EProtocolRobustness(t *testing.T) {
 			}
 			if _, has := m["id"]; c.nullID && (!has || m["id"] != nil) {
 				t.Fatalf("id = %v, want null", m["id"])
+			}
+			if !c.nullID && m["id"] == nil {
+				t.Fatalf("id = null in %v, want the request's", m)
 			}
 		})
 	}
@@ -162,19 +189,21 @@ func TestE2EConcurrentCalls(t *testing.T) {
 	}
 }
 
-// A client that closes stdin while a call runs: the server still exits 0.
+// A client that closes stdin while a call runs: the call is still answered (a client
+// keeps reading stdout until it ends; a reply bigger than the pipe's buffer would block
+// otherwise) and the server exits 0.
 func TestE2EStdinClosedMidCall(t *testing.T) {
 	s := startRaw(t)
 	s.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"env_inspect","arguments":{"force_refresh":true}}}`)
 	s.in.Close()
-	done := make(chan error, 1)
-	go func() { done <- s.cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("exit: %v", err)
+	bounded(t, "the reply to the call in flight", func() error {
+		for s.out.Scan() {
+			var m map[string]json.RawMessage
+			if json.Unmarshal(s.out.Bytes(), &m) == nil && string(m["id"]) == "1" {
+				return nil
+			}
 		}
-	case <-time.After(60 * time.Second):
-		t.Fatal("server did not exit after stdin closed")
-	}
+		return fmt.Errorf("stdout ended without the reply: %v", s.out.Err())
+	})
+	bounded(t, "wda exiting 0 after stdin closed", s.cmd.Wait)
 }

@@ -7,8 +7,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"os/signal"
+	"strings"
 	"syscall"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -21,7 +24,7 @@ import (
 func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	fs := flag.NewFlagSet("wda mcp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	hostName := fs.String("host", "generic", "host adapter: claude, codex or generic")
+	hostName := fs.String("host", "generic", "host adapter: "+strings.Join(config.Hosts, ", "))
 	dataDir := fs.String("data-dir", "", "data directory (default: WINDOWS_DEV_AGENT_DATA_DIR or the host's own)")
 	project := fs.String("project", "", "project directory of the generic host (default: WINDOWS_DEV_AGENT_PROJECT_DIR or the current directory)")
 	if err := fs.Parse(args); err != nil {
@@ -33,15 +36,65 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 		return 2
 	}
 	startup(s, stderr)
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
-	defer stop()
 	srv := runtime.NewServer(s.reg, s.opts)
-	err = srv.Run(ctx, &stdio.Transport{In: stdin, Out: stdout})
-	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, context.Canceled) && !errors.Is(err, mcp.ErrConnectionClosed) {
-		fmt.Fprintf(stderr, "wda mcp: %v\n", err)
-		return 1
+	tr := &stdio.Transport{In: stdin, Out: stdout}
+	srv.AddReceivingMiddleware(tr.Middleware())
+	return serve(srv, tr, stderr, shutdownGrace)
+}
+
+// shutdownGrace bounds how long the calls in flight may take to end once shutdown
+// began; their contexts are cancelled at its start (docs/transport.md, "Shutdown").
+const shutdownGrace = 4 * time.Second
+
+// abortWrite bounds the writing of the replies Abort makes, so the process exits
+// within about five seconds of the start of shutdown however the client behaves.
+const abortWrite = time.Second
+
+// serve runs srv over tr until the session ends. SIGINT, SIGTERM and the end of stdin
+// all begin the same orderly shutdown: the calls in flight are cancelled and answered,
+// then the process exits 0. Calls that are still running grace later are answered as
+// cancelled by the transport and the process exits 1 (so does a client that stopped
+// reading stdout). A second signal gets the signal's default action.
+func serve(srv *mcp.Server, tr *stdio.Transport, stderr io.Writer, grace time.Duration) int {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	ignoreBrokenPipe()
+	done := make(chan error, 1)
+	// Run's context is never cancelled: cancelling it closes the SDK session at once,
+	// and the replies to the calls in flight would be lost. The session ends through
+	// the transport instead, once every request read has been answered.
+	go func() { done <- srv.Run(context.Background(), tr) }()
+	stopping := tr.ShuttingDown()
+	var deadline <-chan time.Time
+	for {
+		select {
+		case err := <-done:
+			if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, mcp.ErrConnectionClosed) {
+				fmt.Fprintf(stderr, "wda mcp: %v\n", err)
+				return 1
+			}
+			return 0
+		case sig := <-sigs:
+			signal.Stop(sigs)
+			tr.Shutdown(fmt.Errorf("received %v", sig))
+		case <-stopping:
+			stopping = nil
+			deadline = time.After(grace)
+		case <-deadline:
+			fmt.Fprintf(stderr, "wda mcp: calls still running %v after shutdown began are answered as cancelled\n", grace)
+			aborted := make(chan struct{})
+			go func() { tr.Abort(); close(aborted) }()
+			select {
+			case <-aborted:
+			case <-time.After(abortWrite):
+				// A client that closed stdin and does not read stdout blocks every
+				// write; there is nobody left to answer.
+				fmt.Fprintln(stderr, "wda mcp: stdout is not being read; exiting without the remaining replies")
+			}
+			return 1
+		}
 	}
-	return 0
 }
 
 // callTool runs one tool through the same server, pipeline and audit as `wda mcp`,

@@ -4,13 +4,18 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/windows-dev-agent/wda/host"
 	"github.com/windows-dev-agent/wda/host/claude"
 	"github.com/windows-dev-agent/wda/host/codex"
+	"github.com/windows-dev-agent/wda/host/copilot"
+	"github.com/windows-dev-agent/wda/host/gemini"
 	"github.com/windows-dev-agent/wda/host/hook"
+	"github.com/windows-dev-agent/wda/host/mcpb"
 	"github.com/windows-dev-agent/wda/internal/catalog"
 	"github.com/windows-dev-agent/wda/internal/config"
+	"github.com/windows-dev-agent/wda/internal/hookscope"
 	"github.com/windows-dev-agent/wda/runtime"
 	"github.com/windows-dev-agent/wda/tools"
 	"github.com/windows-dev-agent/wda/tools/all"
@@ -64,7 +69,13 @@ func adapter(cfg config.Config) host.Host {
 	case "claude":
 		return claude.New(cfg.ProjectDir, cfg.Getenv)
 	case "codex":
-		return codex.New()
+		return codex.New(cfg.DataDir)
+	case "copilot":
+		return copilot.New()
+	case "gemini":
+		return gemini.New(cfg.ProjectDir, cfg.Getenv)
+	case "mcpb":
+		return mcpb.New()
 	}
 	return host.NewGeneric(cfg.ProjectDir, cfg.Getenv)
 }
@@ -74,6 +85,11 @@ func adapter(cfg config.Config) host.Host {
 func startup(s *session, stderr io.Writer) {
 	if err := sandboxrun.SweepStale(s.cfg.DataDir); err != nil {
 		fmt.Fprintf(stderr, "wda mcp: sweeping stale sandbox bundles: %v\n", err)
+	}
+	if s.cfg.Host == "codex" {
+		if err := hookscope.Sweep(s.cfg.DataDir, time.Now()); err != nil {
+			fmt.Fprintf(stderr, "wda mcp: sweeping stale hook hand-overs: %v\n", err)
+		}
 	}
 }
 

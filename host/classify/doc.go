@@ -1,14 +1,17 @@
-// Package classify is the host-neutral safety classifier of the hooks (hosts.md §2.1,
-// tools.md §8.2): a hook event's tool name and tool_input map to a runtime.Class.
+// Package classify is the host-neutral safety classifier of the hooks: a hook event's
+// tool name and tool_input map to a tools.Class, with a reason for the hook's message.
 //
-// Shell tools (Bash, PowerShell) go through the shell classifier, first match wins:
-// forbidden patterns, approval patterns, dynamic shell syntax (approval), read-only
-// prefixes, reversible prefixes, otherwise approval; all case-insensitive. A command
-// containing ; | && || & > < $( @( a backtick, CR or LF never inherits a read-only or
-// reversible prefix. Windows Dev Agent MCP tools (any of the three host prefixes) go to
-// the tool's own Classify in the registry; anything else is approval-required.
+// Shell tools (Bash, PowerShell) go through the shell classifier (Shell, Explain),
+// whose contract is docs/safety/shell-classifier.md: forbidden when a forbidden rule
+// matches any normalised view of the command (quotes, escapes, look-alike letters,
+// extensions, path forms and base64 payloads undone); read-only or reversible only
+// when the whole command is one of the allow-listed forms the classifier understands
+// completely; otherwise approval-required. Windows Dev Agent's MCP tools (any of the
+// three host prefixes) are classified by their declared classification (Specs);
+// anything else is approval-required.
 //
-// The package runs on the hook path, whose start-up latency matters, so it does no
-// package-level initialisation work: the regular expressions are compiled on first use.
-// It must never read files, the environment, or write anywhere.
+// The package runs on the hook path, whose start-up latency matters: it does no work
+// at process start (no regular expressions, no tables built by code; its tables are
+// constant data) and its work is linear in the command's length. It must never read
+// files or the environment, or write anywhere.
 package classify

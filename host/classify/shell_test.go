@@ -1,8 +1,10 @@
 package classify
 
 import (
+	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/windows-dev-agent/wda/tools"
 )
@@ -14,7 +16,8 @@ const (
 	fb  = tools.Forbidden
 )
 
-// Rows of hosts.md §2.1 / tools.md §8.2 and §10.12, one per rule and pattern.
+// One row per rule and pattern of the shell classifier (docs/safety/shell-classifier.md),
+// kept from before the hand-written matcher: none asserted one of the demonstrated holes.
 var shellCases = []struct {
 	cmd  string
 	want tools.Class
@@ -171,5 +174,90 @@ func TestShellCaseInsensitive(t *testing.T) {
 				t.Errorf("Shell(%q) = %s, want %s (case variant of %q)", v, got, c.want, c.cmd)
 			}
 		}
+	}
+}
+
+// fold must know every rune that Go's case folding or upper/lower-casing maps to an
+// ASCII letter: the old (?i) patterns matched them, and NTFS upper-cases ı and ſ.
+func TestFoldCoversASCIIFolds(t *testing.T) {
+	t.Parallel()
+	ascii := func(r rune) bool { return r < 0x80 && unicode.IsLetter(r) }
+	for r := rune(0x80); r <= unicode.MaxRune; r++ {
+		folds := ascii(unicode.ToUpper(r)) || ascii(unicode.ToLower(r))
+		for f := unicode.SimpleFold(r); f != r && !folds; f = unicode.SimpleFold(f) {
+			folds = ascii(f)
+		}
+		if !folds {
+			continue
+		}
+		v := fold(string(r))
+		if len(v) != 1 || !isLetter(v[0]) || isWord(v[0]) {
+			t.Errorf("fold(%U) = %q, want one upper-case marker letter", r, v)
+		}
+	}
+}
+
+// Explain never returns an empty reason, and Shell agrees with it.
+func TestExplainReasons(t *testing.T) {
+	t.Parallel()
+	for _, c := range shellCases {
+		got, why := Explain(c.cmd)
+		if got != Shell(c.cmd) || why == "" {
+			t.Errorf("Explain(%q) = %s, %q; Shell %s", c.cmd, got, why, Shell(c.cmd))
+		}
+	}
+	for cmd, want := range map[string]string{
+		"git diff --output=FILE":              "--output=FILE",
+		"go test -exec x ./...":               "-exec",
+		"Get-Item (x)":                        "parentheses",
+		"git status rm":                       `"rm"`,
+		"diskpart":                            "diskpart",
+		"powershell -enc " + enc("format C:"): "base64",
+		"whoami":                              "whoami",
+	} {
+		if _, why := Explain(cmd); !strings.Contains(why, want) {
+			t.Errorf("Explain(%q) reason %q does not mention %q", cmd, why, want)
+		}
+	}
+}
+
+// Commands over MaxCommandBytes are approval-required with a reason naming the limit,
+// unless a forbidden rule matches anywhere in them.
+func TestCommandLimit(t *testing.T) {
+	t.Parallel()
+	long := "git status " + strings.Repeat("a", MaxCommandBytes)
+	if c, why := Explain(long); c != ap || !strings.Contains(why, strconv.Itoa(MaxCommandBytes)) {
+		t.Errorf("over the limit: %s, %q", c, why)
+	}
+	if c := Shell(long[:MaxCommandBytes]); c != ro {
+		t.Errorf("at the limit: %s", c)
+	}
+	if c := Shell(strings.Repeat("x ", MaxCommandBytes) + "format C:"); c != fb {
+		t.Errorf("forbidden over the limit: %s", c)
+	}
+}
+
+// Each forbidden word and approval pattern sits under its first letter (the scanners
+// look only there), and the approval table still holds all 69 patterns of the old rule.
+func TestTablesIndexed(t *testing.T) {
+	t.Parallel()
+	for i, ws := range forbiddenWords {
+		for _, w := range ws {
+			if w.s[0] != byte('a'+i) || w.s != strings.ToLower(w.s) {
+				t.Errorf("%q is under %c", w.s, 'a'+i)
+			}
+		}
+	}
+	n := 0
+	for i, ps := range approvalPatterns {
+		for _, p := range ps {
+			n++
+			if p[0] != byte('a'+i) || p != strings.ToLower(p) {
+				t.Errorf("%q is under %c", p, 'a'+i)
+			}
+		}
+	}
+	if n != 69 {
+		t.Errorf("%d approval patterns, want 69", n)
 	}
 }

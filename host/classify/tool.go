@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/windows-dev-agent/wda/tools"
@@ -83,16 +84,24 @@ func IsShell(toolName string) bool { return toolName == "Bash" || toolName == "P
 // same one the server uses). A tool missing from specs is approval-required: the
 // classifier fails closed.
 func Tool(specs Specs, catalog tools.CatalogLookup, toolName string, input map[string]any) tools.Class {
+	c, _ := Decide(specs, catalog, toolName, input)
+	return c
+}
+
+// Decide is Tool with the reason, a sentence for hook messages: the shell classifier's
+// (Explain) for Bash and PowerShell, otherwise which tool decided.
+func Decide(specs Specs, catalog tools.CatalogLookup, toolName string, input map[string]any) (tools.Class, string) {
 	if IsShell(toolName) {
 		cmd, _ := input["command"].(string)
-		return Shell(cmd)
+		return Explain(cmd)
 	}
 	sp, ok := specs.Find(toolName)
 	if !ok {
-		return tools.ApprovalRequired
+		return tools.ApprovalRequired, fmt.Sprintf("%s is not a Windows Dev Agent tool this version knows", clip(toolName))
 	}
 	if input == nil {
 		input = map[string]any{}
 	}
-	return sp.Classes.Of(tools.Args(input), catalog)
+	c := sp.Classes.Of(tools.Args(input), catalog)
+	return c, fmt.Sprintf("%s declares this class for these arguments", sp.Name)
 }

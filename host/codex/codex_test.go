@@ -1,7 +1,11 @@
 package codex_test
 
 import (
+	"encoding/json"
+
 	"context"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/windows-dev-agent/wda/internal/hookscope"
 	"github.com/windows-dev-agent/wda/runtime"
 	"os"
 	"path/filepath"
@@ -22,7 +26,7 @@ import (
 
 func serve(t *testing.T, reg *tools.Registry) *hosttest.Session {
 	t.Helper()
-	return hosttest.Open(t, reg, runtime.Options{Host: codex.New(), DataDir: "/server-default-data",
+	return hosttest.Open(t, reg, runtime.Options{Host: codex.New(t.TempDir()), DataDir: "/server-default-data",
 		ProjectDir: "/server-default-project", Audit: hosttest.NoAudit{}})
 }
 
@@ -86,7 +90,7 @@ func TestAdvertisedSchemaAddsMissingProperty(t *testing.T) {
 		},
 	})
 	shared := schema.In(tool)
-	got := codex.New().AdvertisedSchema(tool, shared)
+	got := codex.New("").AdvertisedSchema(tool, shared)
 	if got == shared {
 		t.Fatal("schema returned without a copy")
 	}
@@ -110,7 +114,7 @@ func TestAdvertisedSchemaAddsMissingProperty(t *testing.T) {
 			return hosttest.Out{}, nil
 		},
 	})
-	if s := schema.In(plain); codex.New().AdvertisedSchema(plain, s) != s {
+	if s := schema.In(plain); codex.New("").AdvertisedSchema(plain, s) != s {
 		t.Fatal("non-project tool schema should be returned as is")
 	}
 }
@@ -191,7 +195,7 @@ func TestBindingIsPerCall(t *testing.T) {
 		r, _ := filepath.EvalSymlinks(d)
 		dirs = append(dirs, r)
 	}
-	opts := runtime.Options{Host: codex.New(), DataDir: "/server-default-data", ProjectDir: "/server-default-project",
+	opts := runtime.Options{Host: codex.New(""), DataDir: "/server-default-data", ProjectDir: "/server-default-project",
 		Audit: hosttest.NoAudit{}}
 	s := hosttest.Open(t, hosttest.Registry(), opts)
 	var wg sync.WaitGroup
@@ -226,5 +230,69 @@ func TestInitialize(t *testing.T) {
 		if tool.ProjectArg() != "" && !strings.Contains(init.Instructions, tool.Name()) {
 			t.Errorf("instructions do not name project-scoped tool %s", tool.Name())
 		}
+	}
+}
+
+// TestHookHandOver: when the trusted PreToolUse hook handed over the session directory
+// for a call (internal/hookscope), the server contains the call in it on the directory
+// it opens, so a path swapped for a link after the hook's check is refused; without a
+// hand-over the call binds as named and the session is told once that the hooks are not
+// running.
+func TestHookHandOver(t *testing.T) {
+	base := t.TempDir()
+	real, _ := filepath.EvalSymlinks(base)
+	proj, outside := filepath.Join(real, "project"), filepath.Join(real, "outside")
+	for _, d := range []string{filepath.Join(proj, "sub"), outside} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	links := os.Symlink(outside, filepath.Join(proj, "swapped")) == nil
+	data := t.TempDir()
+	s := hosttest.Open(t, hosttest.Registry(), runtime.Options{Host: codex.New(data), DataDir: data, Audit: hosttest.NoAudit{}})
+	call := func(id, session, cwd string) (map[string]any, []string) {
+		t.Helper()
+		res, err := s.CallTool(context.Background(), &mcp.CallToolParams{Name: "scoped", Arguments: map[string]any{"cwd": cwd},
+			Meta: mcp.Meta{"callId": id, "sessionId": session}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var texts []string
+		for _, c := range res.Content {
+			texts = append(texts, c.(*mcp.TextContent).Text)
+		}
+		b, _ := json.Marshal(res.StructuredContent)
+		var m map[string]any
+		json.Unmarshal(b, &m)
+		return m, texts
+	}
+	handOver := func(id, session string) {
+		if err := hookscope.Put(data, id, hookscope.Record{Session: session, Cwd: proj}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	handOver("c1", "s")
+	if m, texts := call("c1", "s", filepath.Join(proj, "sub")); m["status"] != "ok" || m["cwd"] != filepath.Join(proj, "sub") || len(texts) != 1 {
+		t.Fatalf("handed-over call inside: %v %q", m, texts)
+	}
+	handOver("c2", "s")
+	if m, _ := call("c2", "s", outside); m["status"] != "invalid_input" || m["error"] != "cwd must stay inside the session project directory: "+proj {
+		t.Fatalf("handed-over call outside: %v", m)
+	}
+	if links {
+		handOver("c3", "s")
+		if m, _ := call("c3", "s", filepath.Join(proj, "swapped")); m["status"] != "invalid_input" {
+			t.Fatalf("a link swapped in after the hook's check was followed: %v", m)
+		}
+	}
+	handOver("c4", "other-session")
+	if m, texts := call("c4", "s", filepath.Join(proj, "sub")); m["status"] != "ok" || len(texts) != 2 || texts[0] != codex.HooksInactiveNotice {
+		t.Fatalf("a hand-over of another session must not count: %v %q", m, texts)
+	}
+	if _, texts := call("c5", "s", filepath.Join(proj, "sub")); len(texts) != 1 {
+		t.Fatalf("the notice was repeated: %q", texts)
+	}
+	if _, texts := call("c6", "s2", filepath.Join(proj, "sub")); len(texts) != 2 || texts[0] != codex.HooksInactiveNotice {
+		t.Fatalf("a new session was not told: %q", texts)
 	}
 }

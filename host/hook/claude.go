@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -11,29 +12,33 @@ import (
 
 // Reasons shown by the Claude gate: to Claude for deny, to the user for ask.
 const (
-	claudeDenyReason = "Windows Dev Agent blocked a forbidden action (safety_class=forbidden). Do not retry it or work around it: change the task boundary with the user instead."
-	claudeAskReason  = "Windows Dev Agent classifies this call as %s: confirm that it should run."
-	parseDenyReason  = "Windows Dev Agent could not read the hook event (%v); denying because the call cannot be classified."
-	panicDenyReason  = "Windows Dev Agent hit an internal error while classifying this call; denying because it cannot be classified."
+	claudeDenyReason  = "Windows Dev Agent blocked a forbidden action: %s (safety_class=forbidden). Do not retry it or work around it: change the task boundary with the user instead."
+	claudeAskReason   = "Windows Dev Agent classifies this call as %s: %s. Confirm that it should run."
+	claudeLargeReason = "Windows Dev Agent did not classify this call: its hook event is larger than %d bytes, the limit of what the hook reads, so it counts as approval-required: confirm that it should run."
+	parseDenyReason   = "Windows Dev Agent could not read the hook event (%v); denying because the call cannot be classified."
+	panicDenyReason   = "Windows Dev Agent hit an internal error while classifying this call; denying because it cannot be classified."
 )
 
 // claudePreToolUse is the tightening-only Claude gate (hosts.md §2.2).
 func claudePreToolUse(c *call, stdin io.Reader) any {
 	ev, err := readEvent(stdin)
+	if errors.Is(err, errEventTooLarge) {
+		return preToolUse(audit.DecisionAsk, fmt.Sprintf(claudeLargeReason, maxEventBytes), "windows-dev-agent safety_class="+string(tools.ApprovalRequired))
+	}
 	if err != nil {
 		return preToolUse(audit.DecisionDeny, fmt.Sprintf(parseDenyReason, err), "")
 	}
 	tool := ev.str("tool_name")
-	class := c.classify(tool, ev.toolInput())
+	class, why := classify.Decide(c.specs, c.catalog, tool, ev.toolInput())
 	var out any
 	decision := audit.DecisionHostDefault
 	switch class {
 	case tools.Forbidden:
 		decision = audit.DecisionDeny
-		out = preToolUse(decision, claudeDenyReason, "windows-dev-agent safety_class="+string(class))
+		out = preToolUse(decision, fmt.Sprintf(claudeDenyReason, why), "windows-dev-agent safety_class="+string(class))
 	case tools.ApprovalRequired, tools.Checkpoint:
 		decision = audit.DecisionAsk
-		out = preToolUse(decision, fmt.Sprintf(claudeAskReason, class), "windows-dev-agent safety_class="+string(class))
+		out = preToolUse(decision, fmt.Sprintf(claudeAskReason, class, why), "windows-dev-agent safety_class="+string(class))
 	}
 	c.permissionRecord(ev, eventPreToolUse, class, decision)
 	return out
@@ -79,7 +84,7 @@ func traceHandler(name string) func(*call, io.Reader) any {
 		if _, ours := classify.ShortName(tool); !ours {
 			return nil
 		}
-		in := audit.OutcomeInput{Event: name, Tool: tool, Input: ev.toolInput(), Result: audit.DecodeResult(ev["tool_response"])}
+		in := c.outcomeInput(name, tool, ev.toolInput(), audit.DecodeResult(ev["tool_response"]))
 		r := audit.Record{
 			Event:            name,
 			ExecutionStarted: audit.ExecutionStarted(in),
@@ -135,4 +140,28 @@ func (c *call) sessionSummary(sid string) (audit.Summary, bool) {
 		return audit.Summary{}, false
 	}
 	return audit.Summarize(events), true
+}
+
+// outcomeInput is the facts the outcome rules need, from the tool's own declarations in
+// the shipped table: whether it plans first, when a call may start a process, and the
+// statuses its results may carry. A tool missing from the table (an older or newer
+// server) is treated as one that may start a process, with the default vocabulary.
+func (c *call) outcomeInput(event, tool string, input, result map[string]any) audit.OutcomeInput {
+	in := audit.OutcomeInput{Event: event, Result: result}
+	sp, known := c.specs.Find(tool)
+	if !known {
+		in.MayStartProcess = true
+		execute, has := input["execute"]
+		in.HasExecute, in.Executing = has, execute == true
+		return in
+	}
+	if sp.PlanFirst {
+		// The server fills the execute default in; a hook event may lack the key.
+		in.HasExecute, in.Executing = true, input["execute"] == true
+	}
+	in.MayStartProcess = sp.Starts.Holds(tools.Args(input))
+	if v, err := audit.NewVocabulary(sp.Statuses...); err == nil {
+		in.Vocabulary = v
+	}
+	return in
 }

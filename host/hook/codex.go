@@ -4,17 +4,21 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/windows-dev-agent/wda/host/classify"
-	"github.com/windows-dev-agent/wda/host/scope"
 	"github.com/windows-dev-agent/wda/internal/audit"
+	"github.com/windows-dev-agent/wda/internal/hookscope"
+	"github.com/windows-dev-agent/wda/internal/platform/contain"
 	"github.com/windows-dev-agent/wda/tools"
 )
 
-// Texts of the Codex hooks (hosts.md §2.4, §2.5).
+// Texts of the Codex hooks (docs/hosts/codex.md).
 const (
-	codexForbiddenReason  = "Windows Dev Agent blocked a forbidden action (safety_class=forbidden). Do not retry it or work around it: change the task boundary with the user instead."
+	codexForbiddenReason  = "Windows Dev Agent blocked a forbidden action: %s (safety_class=forbidden). Do not retry it or work around it: change the task boundary with the user instead."
+	codexLargeReason      = "Windows Dev Agent blocked this call unclassified: its hook event is larger than %d bytes, the limit of what the hook reads."
+	codexLargeContext     = "windows-dev-agent host=codex event_limit=exceeded"
 	codexForbiddenContext = "windows-dev-agent host=codex safety_class=forbidden"
 	codexScopeReason      = "Windows Dev Agent blocked a project-scope escape: %v"
 	codexScopeContext     = "windows-dev-agent host=codex project_scope=denied"
@@ -25,29 +29,48 @@ const (
 // nothing and Codex's own approval decides. It never answers allow or ask.
 func codexPreToolUse(c *call, stdin io.Reader) any {
 	ev, err := readEvent(stdin)
+	if errors.Is(err, errEventTooLarge) {
+		return preToolUse(audit.DecisionDeny, fmt.Sprintf(codexLargeReason, maxEventBytes), codexLargeContext)
+	}
 	if err != nil {
 		return preToolUse(audit.DecisionDeny, fmt.Sprintf(parseDenyReason, err), "")
 	}
 	tool, input := ev.str("tool_name"), ev.toolInput()
-	class := c.classify(tool, input)
+	class, why := classify.Decide(c.specs, c.catalog, tool, input)
 	var out any
 	decision := audit.DecisionHostDefault
 	if class == tools.Forbidden {
 		decision = audit.DecisionDeny
-		out = preToolUse(decision, codexForbiddenReason, codexForbiddenContext)
+		out = preToolUse(decision, fmt.Sprintf(codexForbiddenReason, why), codexForbiddenContext)
 	} else if sp, ok := c.specs.Find(tool); ok && sp.ProjectArg != "" {
 		if err := projectScopeError(ev["cwd"], sp.ProjectArg, input); err != nil {
 			decision = audit.DecisionDeny
 			out = preToolUse(decision, fmt.Sprintf(codexScopeReason, err), codexScopeContext)
+		} else {
+			c.handOverScope(ev)
 		}
 	}
 	c.permissionRecord(ev, eventPreToolUse, class, decision)
 	return out
 }
 
+// handOverScope records, for the server that will serve this call, the session
+// directory the call was checked against (internal/hookscope): the server contains the
+// call in it again on the directory it opens, so a swap after this check is refused.
+// A failure only costs that second check, and says so.
+func (c *call) handOverScope(ev event) {
+	root, err := contain.NewRoot(strings.TrimSpace(ev.str("cwd")))
+	if err != nil {
+		return // projectScopeError resolved it a moment ago; nothing to hand over now
+	}
+	if err := hookscope.Put(c.dataDir, ev.str("tool_use_id"), hookscope.Record{Session: ev.str("session_id"), Cwd: root.Path}); err != nil {
+		c.warnf("project scope not handed to the server: %v", err)
+	}
+}
+
 func codexPanicDeny(*call) any { return preToolUse(audit.DecisionDeny, panicDenyReason, "") }
 
-// codexPermissionRequest allows only the proven-safe plan calls (hosts.md §2.5);
+// codexPermissionRequest allows only the proven-safe plan calls (docs/hosts/codex.md);
 // unparsable input and everything unproven get no answer, so Codex prompts.
 func codexPermissionRequest(c *call, stdin io.Reader) any {
 	ev, err := readEvent(stdin)
@@ -70,7 +93,7 @@ func codexPermissionRequest(c *call, stdin io.Reader) any {
 	return out
 }
 
-// planOnly is the allow table of hosts.md §2.5: the tools whose plan-only calls the
+// planOnly is the allow table of docs/hosts/codex.md: the tools whose plan-only calls the
 // PermissionRequest hook may allow, and whether the proof also needs the project
 // argument inside the event cwd. sandbox_run is deliberately absent: even its plan
 // enumerates project files. The generated PermissionRequest matcher is built from it.
@@ -107,16 +130,18 @@ func provenPlan(specs classify.Specs, tool string, input map[string]any, cwd any
 	return projectScopeError(cwd, sp.ProjectArg, input) == nil
 }
 
-// projectScopeError is the hooks' containment check (hosts.md §3.2): the event's cwd and
-// the call's project argument must both be non-blank absolute strings, resolve to
-// existing directories, and the argument must lie inside the cwd.
+// projectScopeError is the hooks' containment check (docs/safety.md): the event's cwd
+// and the call's project argument must both be non-blank absolute strings and existing
+// directories, and the argument's final path (every link and junction followed, taken
+// from the opened directory) must lie inside the cwd's. The hook only decides; the
+// server binds the directory again when the call arrives.
 func projectScopeError(cwd any, arg string, input map[string]any) error {
 	root, _ := cwd.(string)
 	root = strings.TrimSpace(root)
 	switch {
 	case root == "":
 		return errors.New("the hook event carries no session cwd")
-	case !scope.IsAbsolute(root):
+	case !filepath.IsAbs(root):
 		return errors.New("the hook event's session cwd is not an absolute path")
 	}
 	var p string
@@ -131,18 +156,18 @@ func projectScopeError(cwd any, arg string, input map[string]any) error {
 	switch {
 	case p == "":
 		return fmt.Errorf("%s (the project directory) is required", arg)
-	case !scope.IsAbsolute(p):
+	case !filepath.IsAbs(p):
 		return fmt.Errorf("%s (the project directory) must be an absolute path", arg)
 	}
-	realRoot, err := scope.ResolveDir(root)
+	realRoot, err := contain.ResolveDir(root)
 	if err != nil {
 		return fmt.Errorf("session cwd: %v", err)
 	}
-	dir, err := scope.ResolveDir(p)
+	dir, err := contain.ResolveDir(p)
 	if err != nil {
 		return fmt.Errorf("%s: %v", arg, err)
 	}
-	if !scope.Within(realRoot, dir) {
+	if !contain.Within(realRoot, dir) {
 		return fmt.Errorf("%s must stay inside the session project directory: %s", arg, realRoot)
 	}
 	return nil

@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"github.com/windows-dev-agent/wda/internal/hookscope"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -102,6 +103,15 @@ func TestCodexPreToolUse(t *testing.T) {
 			if len(recs) != 1 || rec["permission_decision"] != want || rec["host"] != "codex" || rec["execution_outcome"] != "not_applicable" ||
 				rec["event"] != "PreToolUse" || rec["permission_denied"] != (c.deny != "") || rec["session_id"] != "C1" {
 				t.Errorf("records %v", recs)
+			}
+			// An allowed project-scoped call hands its session directory to the server;
+			// nothing else does.
+			handed, ok := hookscope.Take(data, "U")
+			_, scoped := projectArgs[strings.TrimPrefix(c.tool, cx)]
+			if wantHand := c.deny == "" && scoped && strings.HasPrefix(c.tool, cx); ok != wantHand {
+				t.Errorf("hand-over present %v, want %v", ok, wantHand)
+			} else if ok && (handed.Cwd != p.root || handed.Session != "C1") {
+				t.Errorf("hand-over %+v, want the session's resolved cwd %s", handed, p.root)
 			}
 		})
 	}

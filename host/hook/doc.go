@@ -2,25 +2,35 @@
 //
 //	wda hook claude pre-tool-use|post-tool-use|post-tool-use-failure|stop [--data-dir DIR] [--session-id ID]
 //	wda hook codex  pre-tool-use|permission-request|post-tool-use|stop    [--data-dir DIR]
+//	wda hook copilot pre-tool-use                                        [--data-dir DIR]
 //
-// Each reads one JSON event on stdin and answers per hosts.md §2.2–2.6:
+// Each reads one JSON event on stdin and answers as docs/hosts/claude.md, codex.md and
+// copilot.md describe:
 //   - Claude PreToolUse only tightens: forbidden → deny, approval-required and checkpoint
-//     → ask, read-only and reversible → no output; unparsable input → deny. It never
+//     → ask, read-only and reversible → no output; unparsable input → deny; an event
+//     over 1 MiB → ask, undecoded (docs/safety/shell-classifier.md, "Limits"). It never
 //     answers allow.
 //   - Codex PreToolUse answers only deny: a forbidden call, or a project-scoped Windows
 //     Dev Agent call whose project argument is missing, relative, not a directory or
-//     outside the event's cwd (or the event has no usable cwd); unparsable input → deny.
+//     outside the event's cwd (or the event has no usable cwd); unparsable input or an
+//     event over 1 MiB → deny.
 //   - Codex PermissionRequest allows only proven-safe plans: package_install without
 //     execute:true, and capability_run (not executing) and workflow_plan whose absolute
 //     project directory resolves inside the event's cwd; forbidden → deny; everything
 //     else (sandbox_run planning included) gets no answer, so Codex prompts.
+//   - Copilot CLI preToolUse (copilot.go) tightens like the Claude gate (forbidden → deny,
+//     approval-required and checkpoint → ask) and denies a project-scoped call whose
+//     project argument is not an absolute directory inside the event's cwd, like the
+//     Codex PreToolUse; unparsable input → deny. It never answers allow, because
+//     Copilot would then skip its own prompt (docs/hosts/copilot.md).
 //   - The trace hooks write one derived audit record and print nothing.
 //   - The Stop hooks print one {"systemMessage": …} with the session's counts, and
 //     nothing when the session has no events.
 //
 // Every permission hook appends one audit record (execution_outcome not_applicable).
 // The data dir is --data-dir, else WINDOWS_DEV_AGENT_DATA_DIR, else the host's own
-// (Claude: CLAUDE_PLUGIN_DATA; Codex: ${CODEX_HOME:-~/.codex}/plugins/data/windows-dev-agent).
+// (Claude: CLAUDE_PLUGIN_DATA; Codex: ${CODEX_HOME:-~/.codex}/plugins/data/windows-dev-agent;
+// Copilot: COPILOT_PLUGIN_DATA, the folder its server gets as PLUGIN_DATA).
 //
 // Decisions where the spec is silent or the Go port differs (README rule 3/4):
 //   - The Claude Stop hook prints a JSON systemMessage (its text is the "Session Audit"

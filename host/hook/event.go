@@ -16,10 +16,16 @@ const (
 	eventPermissionRequest  = "PermissionRequest"
 )
 
-// maxEventBytes bounds the stdin a hook reads. Hook events carry a tool's input and,
-// for PostToolUse, its response; Windows Dev Agent's own results are far smaller. A
-// larger event is refused like unparsable input rather than read without bound.
-const maxEventBytes = 32 << 20
+// maxEventBytes bounds the stdin a hook decodes. The hooks see Bash and PowerShell
+// command lines and Windows Dev Agent's own calls and results; none comes near 1 MiB
+// (the shell classifier itself stops at 64 KiB). A larger event is answered without
+// being decoded, so every hook's work is bounded whatever a host sends
+// (docs/safety/shell-classifier.md, "Limits").
+const maxEventBytes = 1 << 20
+
+// errEventTooLarge is readEvent's error for an event over maxEventBytes. The
+// PreToolUse handlers answer it without decoding anything (Claude: ask; Codex: deny).
+var errEventTooLarge = errors.New("the event is larger than 1 MiB, the limit of what the hook decodes")
 
 // event is one decoded hook payload. Numbers stay json.Number, as after validation.
 type event map[string]any
@@ -35,7 +41,8 @@ func readEvent(r io.Reader) (event, error) {
 		return nil, fmt.Errorf("reading the event: %v", err)
 	}
 	if len(data) > maxEventBytes {
-		return nil, fmt.Errorf("the event is larger than %d bytes", maxEventBytes)
+		drain(r)
+		return nil, errEventTooLarge
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -52,6 +59,19 @@ func readEvent(r io.Reader) (event, error) {
 		return nil, errors.New("the event is not a JSON object")
 	}
 	return m, nil
+}
+
+// drain reads r to its end and discards it. A host whose write to the hook's stdin
+// fails (EPIPE after the hook exits) counts the hook as failed and lets the call
+// proceed, so an answer to an oversized event must outlive the host's write. Discarding
+// costs a copy per 64 KiB, no decoding.
+func drain(r io.Reader) {
+	buf := make([]byte, 64<<10)
+	for {
+		if _, err := r.Read(buf); err != nil {
+			return
+		}
+	}
 }
 
 // str is a string field, "" when absent or not a string.

@@ -13,7 +13,8 @@ import (
 
 // Usage is the command line summary printed on a usage error.
 const Usage = `usage: wda hook claude pre-tool-use|post-tool-use|post-tool-use-failure|stop [--data-dir DIR] [--session-id ID]
-       wda hook codex pre-tool-use|permission-request|post-tool-use|stop [--data-dir DIR]`
+       wda hook codex pre-tool-use|permission-request|post-tool-use|stop [--data-dir DIR]
+       wda hook copilot pre-tool-use [--data-dir DIR]`
 
 // Main runs `wda hook …` (and wda-hook) with the shipped tools' table. args are the
 // arguments after "hook". cmd/wda and cmd/wda-hook call

@@ -4,12 +4,15 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 )
 
-// File names inside the data dir (discovery.md §3.1).
+// File names inside the data dir (docs/audit.md, "Files").
 const (
 	LogName      = "agent.log"
 	PrevName     = "agent.log.1"
@@ -18,9 +21,11 @@ const (
 	// MaxRecordBytes bounds one JSON line, so the current segment never exceeds
 	// SegmentLimit-1+MaxRecordBytes bytes. Real records are a few hundred bytes.
 	MaxRecordBytes = 64 * 1024
-	// LockTimeout is how long an append waits for the log lock before dropping the
-	// record (§4.5).
-	LockTimeout = 2 * time.Second
+	// LockTimeout is how long an append waits for the log lock before it gives up and
+	// returns ErrLockTimeout. Readers never take the lock (bar a rare fallback of a few
+	// microseconds), so an append waits only for the appends queued before it, each well
+	// under a millisecond: reaching this bound means a writer is stuck, not busy.
+	LockTimeout = 10 * time.Second
 )
 
 // ErrLockTimeout is returned by Append when the log lock was not obtained in time; the
@@ -31,16 +36,19 @@ var ErrLockTimeout = errors.New("audit: timed out waiting for the audit log lock
 // schema_version, ts and the lifecycle/legacy mirrors, validates the enums, and under
 // the cross-process lock rotates agent.log to agent.log.1 when it has reached
 // SegmentLimit, then writes the whole line with one write (undone on a short write).
-// An error means the record was not written; callers warn and carry on.
+// An error means the record was not written; callers must report it (hooks warn on
+// stderr, the server's Sink logs it) and carry on: a record is never dropped silently.
 func Append(dataDir string, r Record) error {
 	return logFile{dir: dataDir, limit: SegmentLimit, timeout: LockTimeout}.append(r)
 }
 
-// logFile is Append with its bounds as parameters, so tests can lower the cap.
+// logFile is Append with its bounds as parameters, so tests can lower the cap, and its
+// rename as a parameter, so Linux tests can refuse renames the way Windows does.
 type logFile struct {
 	dir     string
 	limit   int64
 	timeout time.Duration
+	rename  func(oldpath, newpath string) error // nil: os.Rename
 }
 
 func (l logFile) append(r Record) error {
@@ -69,9 +77,19 @@ func (l logFile) append(r Record) error {
 	return writeWhole(filepath.Join(l.dir, LogName), line)
 }
 
+// asidePrefix names a predecessor being discarded: agent.log.1.discard-<random>.
+const asidePrefix = PrevName + ".discard-"
+
 // rotate moves a full agent.log over agent.log.1. It runs under the lock, before the
 // append, so the current file exceeds the limit by at most one record. A failed
-// rotation fails the append rather than letting the log grow without bound.
+// rotation fails the append (with an error the caller reports) rather than letting the
+// log grow without bound.
+//
+// Readers hold segments open while they read (opened with FILE_SHARE_DELETE on
+// Windows). Windows lets such a file be renamed but refuses to replace it, so when the
+// plain rename fails the old predecessor is first renamed aside under a unique name and
+// removed: it disappears once its last reader closes it, and a reader that has it open
+// still reads it whole. Should the final rename fail too, the predecessor is put back.
 func (l logFile) rotate() error {
 	cur := filepath.Join(l.dir, LogName)
 	fi, err := os.Stat(cur)
@@ -84,18 +102,38 @@ func (l logFile) rotate() error {
 	if fi.Size() < l.limit {
 		return nil
 	}
+	rename := l.rename
+	if rename == nil {
+		rename = os.Rename
+	}
 	prev := filepath.Join(l.dir, PrevName)
-	if err := os.Rename(cur, prev); err == nil {
+	first := rename(cur, prev)
+	if first == nil {
 		return nil
 	}
-	// Some Windows file systems refuse to replace an existing target; remove it first.
-	if err := os.Remove(prev); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	sweepAsides(l.dir)
+	aside := filepath.Join(l.dir, asidePrefix+strconv.FormatUint(rand.Uint64(), 36))
+	if err := rename(prev, aside); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("audit: rotating: %w (moving the old predecessor aside: %v)", first, err)
+	}
+	if err := rename(cur, prev); err != nil {
+		_ = rename(aside, prev)
 		return fmt.Errorf("audit: rotating: %w", err)
 	}
-	if err := os.Rename(cur, prev); err != nil {
-		return fmt.Errorf("audit: rotating: %w", err)
-	}
+	_ = os.Remove(aside)
 	return nil
+}
+
+// sweepAsides removes discarded predecessors left behind by a rotation that was
+// interrupted between moving one aside and removing it. One still open in a reader
+// on Windows is only marked for deletion; that is enough.
+func sweepAsides(dir string) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), asidePrefix) {
+			_ = os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
 }
 
 // writeWhole appends line with a single Write call. On a short or failed write the file

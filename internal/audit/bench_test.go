@@ -2,6 +2,7 @@ package audit
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -21,11 +22,18 @@ func realistic(i int) Record {
 // FillFullSegments writes agent.log.1 and agent.log at exactly the rotation point: each
 // holds as many realistic records as one segment takes before it rotates (about 2 MiB).
 func fillFullSegments(tb testing.TB, dir string) int {
+	return fillSessions(tb, dir, func(int) string { return realistic(0).SessionID })
+}
+
+// fillSessions is fillFullSegments with record i in session session(i).
+func fillSessions(tb testing.TB, dir string, session func(i int) string) int {
 	tb.Helper()
 	var seg bytes.Buffer
 	n := 0
 	for i := 0; int64(seg.Len()) < SegmentLimit; i++ {
-		line, err := realistic(i).normalize(time.Now()).line()
+		r := realistic(i)
+		r.SessionID = session(i)
+		line, err := r.normalize(time.Now()).line()
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -64,6 +72,117 @@ func BenchmarkReadFull(b *testing.B) {
 		evs, _ := Read(dir)
 		if len(evs) != want {
 			b.Fatalf("read %d records, want %d", len(evs), want)
+		}
+	}
+}
+
+// BenchmarkReadSession is the Stop hook's read at the retention bound: two full 2 MiB
+// segments (about 13,600 records), reading one session's records. "floor" only reads
+// the bytes of one snapshot, the least any reader does; "decode-all" is the reader
+// before the byte filter (decode every record, then compare), kept as the oracle of
+// TestReadSessionGolden. Two logs: "1pct", where the session owns one record in a
+// hundred (a session among many), and "all", where every record is the session's, the
+// worst case, in which the filter can skip nothing.
+func BenchmarkReadSession(b *testing.B) {
+	const sid = "0f8e2d4c-6b1a-4e5f-9c3d-2a7b8e9f0a1b"
+	logs := []struct {
+		name    string
+		session func(int) string
+	}{
+		{"1pct", func(i int) string {
+			if i%100 == 0 {
+				return sid
+			}
+			return fmt.Sprintf("%08x-6b1a-4e5f-9c3d-2a7b8e9f0a1b", i)
+		}},
+		{"all", func(int) string { return sid }},
+	}
+	for _, lg := range logs {
+		dir := b.TempDir()
+		fillSessions(b, dir, lg.session)
+		want, err := readSessionOracle(dir, sid)
+		if err != nil || len(want) == 0 {
+			b.Fatal(err)
+		}
+		b.Run(lg.name+"/floor", func(b *testing.B) {
+			b.SetBytes(2 * SegmentLimit)
+			b.ReportAllocs()
+			for b.Loop() {
+				if segs, _ := readRetained(dir, openRead); len(segs) != 2 {
+					b.Fatal("no snapshot")
+				}
+			}
+		})
+		b.Run(lg.name+"/filtered", func(b *testing.B) {
+			b.SetBytes(2 * SegmentLimit)
+			b.ReportAllocs()
+			for b.Loop() {
+				if evs, _ := ReadSession(dir, sid); len(evs) != len(want) {
+					b.Fatalf("%d records, want %d", len(evs), len(want))
+				}
+			}
+		})
+		b.Run(lg.name+"/decode-all", func(b *testing.B) {
+			b.SetBytes(2 * SegmentLimit)
+			b.ReportAllocs()
+			for b.Loop() {
+				if evs, _ := readSessionOracle(dir, sid); len(evs) != len(want) {
+					b.Fatalf("%d records, want %d", len(evs), len(want))
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkAppendWhileReading is BenchmarkAppend with a reader looping over the whole
+// retained log (two full segments at the start) in the background: what a hook's
+// append costs while logs_query or a Stop hook reads. Readers take no lock, so this
+// should match BenchmarkAppend; when readers held the lock for their whole read, each
+// append waited for the read in progress, and some gave up.
+func BenchmarkAppendWhileReading(b *testing.B) {
+	dir := b.TempDir()
+	fillFullSegments(b, dir)
+	r := realistic(0)
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			_, _ = Read(dir)
+		}
+	}()
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := Append(dir, r); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	close(stop)
+	<-done
+}
+
+// BenchmarkStopSummary is the Stop hook's work after start-up at the retention bound:
+// read one session's records (one in a hundred of about 13,600) and summarise them.
+func BenchmarkStopSummary(b *testing.B) {
+	const sid = "0f8e2d4c-6b1a-4e5f-9c3d-2a7b8e9f0a1b"
+	dir := b.TempDir()
+	fillSessions(b, dir, func(i int) string {
+		if i%100 == 0 {
+			return sid
+		}
+		return fmt.Sprintf("%08x-6b1a-4e5f-9c3d-2a7b8e9f0a1b", i)
+	})
+	b.SetBytes(2 * SegmentLimit)
+	b.ReportAllocs()
+	for b.Loop() {
+		evs, _ := ReadSession(dir, sid)
+		if s := Summarize(evs); s.TotalEvents == 0 {
+			b.Fatal("empty summary")
 		}
 	}
 }

@@ -7,8 +7,10 @@ import (
 )
 
 // TestConcurrentAppendInProcess: goroutines append fixed-length records under a small
-// cap (many rotations) while another goroutine keeps reading. Each goroutine opens its
-// own lock handle, so this exercises the OS lock, not a mutex. Run it under -race.
+// cap (a rotation every 21 records) while another goroutine keeps reading; every read
+// must be a consistent snapshot (checkSnapshot) whose coverage of each writer never
+// shrinks. Each goroutine opens its own lock handle, so this exercises the OS lock, not
+// a mutex. Run it under -race.
 func TestConcurrentAppendInProcess(t *testing.T) {
 	dir := t.TempDir()
 	const writers, per, pad = 8, 150, 40
@@ -17,6 +19,7 @@ func TestConcurrentAppendInProcess(t *testing.T) {
 	l := logFile{dir: dir, limit: limit, timeout: time.Minute}
 	stop := make(chan struct{})
 	readerDone := make(chan struct{})
+	reads, last := 0, map[int]int{}
 	go func() {
 		defer close(readerDone)
 		for {
@@ -36,6 +39,19 @@ func TestConcurrentAppendInProcess(t *testing.T) {
 					return
 				}
 			}
+			next, err := checkSnapshot(useIDs(evs), false)
+			if err != nil {
+				t.Errorf("read %d: %v", reads, err)
+				return
+			}
+			for w, k := range next {
+				if k < last[w] {
+					t.Errorf("read %d: writer %d: covered %d records, the read before %d", reads, w, k, last[w])
+					return
+				}
+				last[w] = k
+			}
+			reads++
 		}
 	}()
 	var wg sync.WaitGroup
@@ -57,4 +73,5 @@ func TestConcurrentAppendInProcess(t *testing.T) {
 		t.Fatalf("append failed: %v", err)
 	}
 	checkSequenced(t, dir, writers, per, n, limit)
+	t.Logf("%d reads", reads)
 }

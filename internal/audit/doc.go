@@ -1,15 +1,17 @@
 // Package audit owns the persistent audit log of Windows Dev Agent: <data dir>/agent.log
 // and its single rotated predecessor agent.log.1, serialised across processes by
-// <data dir>/agent.log.lock (discovery.md §4).
+// <data dir>/agent.log.lock. Its contract is docs/audit.md.
 //
 // It owns:
 //   - the record format (Record: JSON Lines, schema_version 1, UTC timestamps);
 //   - the one pure outcome derivation (Outcome, ResultStatus, ExecutionStarted,
 //     DecodeResult) shared by the MCP server's sink and every hook;
-//   - bounded appends (Append): a cross-process lock (flock on Unix, LockFileEx on
-//     Windows) held across the rotate-then-append step, rotation at SegmentLimit bytes
-//     to exactly one predecessor, and a record written whole or not at all;
-//   - reading retained history (Read, ReadSession) and session summaries (Summarize);
+//   - bounded appends (Append): a cross-process lock among writers
+//     (internal/platform/filelock) held across the rotate-then-append step, rotation at
+//     SegmentLimit bytes to exactly one predecessor, and a record written whole or not at
+//     all;
+//   - lock-free reading of retained history (Read, ReadSession) and session summaries
+//     (Summarize);
 //   - the server's runtime.AuditSink (Sink).
 //
 // It must never store tool arguments, commands, paths, stdout/stderr, error text, raw
@@ -18,10 +20,11 @@
 // fail a tool call or a hook (Sink swallows errors; callers of Append warn and go on),
 // never write to stdout, and never start a process.
 //
-// Decisions where the spec is silent (README "which text wins", rule 4):
+// The decisions behind the format, the locking, the outcome rules, the status
+// vocabulary and the Stop summary are written down in docs/audit.md; in brief:
 //   - The MCP server writes one record per tools/call with event "tools/call"
 //     (EventToolCall), lifecycle_success = the call was not a JSON-RPC error, and
-//     host = the server's host adapter. The reference only wrote from hooks.
+//     host = the server's host adapter.
 //   - execution_started, result_status and lifecycle_success/success are always
 //     present (null when not established); the other optional fields are omitted when
 //     unset rather than written as null.
@@ -29,11 +32,15 @@
 //     record" is a real bound; Read likewise reads at most SegmentLimit+MaxRecordBytes
 //     from the end of a segment that some other writer made larger.
 //   - A PostToolUseFailure without a decodable result is unknown when the tool may
-//     start a process and not_applicable otherwise (§4.3 and its "known divergence"
-//     note win over the older tools.md §10.11 line that says failed).
-//   - Reads hold the log lock shared when they can get it (the reference reads without
-//     it): on Windows an open reader of agent.log.1 makes the writer's rename fail, and a
-//     read during rotation could see a record twice or not at all. Without the lock
-//     (timeout, read-only dir) a vanished segment is skipped and a line caught mid-write
-//     does not parse and is skipped (§4.6).
+//     start a process and not_applicable otherwise.
+//   - result_status is only ever a word of the call's status Vocabulary.
+//   - Reads take no lock: a reader opens both segments, checks that no rotation ran
+//     meanwhile (retrying if one did) and reads each held file up to the size it had,
+//     so it never holds a writer off and never sees a record twice or misses one that
+//     was retained at its moment. The log lock serialises appends only; a writer waits
+//     at most LockTimeout and otherwise returns an error its caller reports. Because
+//     readers hold segments open, rotation on Windows moves an open predecessor aside
+//     before replacing it (Windows refuses to replace an open file even with
+//     FILE_SHARE_DELETE; Wine behaves the same).
+//   - The Stop summary counts calls, not records (Summarize).
 package audit

@@ -118,3 +118,75 @@ func checkSequenced(t *testing.T, dir string, writers, per, lineLen int, limit i
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// checkSnapshot verifies one read of a log written with seqRecord, given the
+// tool_use_id of each record read: every record names a writer and a sequence number,
+// none appears twice, and each writer's records form one contiguous run of its
+// sequence, in order. The log only ever drops its oldest records (one whole segment at
+// a rotation), so every consistent snapshot has this shape; a read that mixed segments
+// of different moments would show a gap or a repeat. With fromZero (nothing was
+// discarded yet) each run must start at 0. It returns the next sequence number expected
+// of each writer, i.e. how many of its records the read covered.
+func checkSnapshot(ids []string, fromZero bool) (map[int]int, error) {
+	next := map[int]int{}
+	for i, id := range ids {
+		var w, seq int
+		if _, err := fmt.Sscanf(id, "w%03d-%07d", &w, &seq); err != nil {
+			return nil, fmt.Errorf("record %d: bad tool_use_id %q", i, id)
+		}
+		want, seen := next[w]
+		switch {
+		case !seen && fromZero && seq != 0:
+			return nil, fmt.Errorf("writer %d: first record read is %d, want 0 (records lost)", w, seq)
+		case seen && seq < want:
+			return nil, fmt.Errorf("writer %d: record %d read twice or out of order (after %d)", w, seq, want-1)
+		case seen && seq > want:
+			return nil, fmt.Errorf("writer %d: records %d..%d missing from the read", w, want, seq-1)
+		}
+		next[w] = seq + 1
+	}
+	return next, nil
+}
+
+// rawIDs is a fast reader for the concurrency tests: one snapshot of the log, exactly
+// as Read takes it, with the tool_use_id of each whole seqRecord line picked out by a
+// byte search instead of a JSON decode, so a reader loops hundreds of times while the
+// writers run. A line still being written (no closing brace yet) is skipped, as Read
+// skips it.
+func rawIDs(dir string) ([]string, error) {
+	segs, err := readRetained(dir, openRead)
+	if err != nil {
+		return nil, err
+	}
+	marker := []byte(`"tool_use_id":"`)
+	var ids []string
+	for _, seg := range segs {
+		var bad error
+		eachLine(seg, func(line []byte) {
+			if line[len(line)-1] != '}' || bad != nil {
+				return
+			}
+			i := bytes.Index(line, marker)
+			if i < 0 {
+				bad = fmt.Errorf("a whole line without tool_use_id: %.80q", line)
+				return
+			}
+			rest := line[i+len(marker):]
+			ids = append(ids, string(rest[:bytes.IndexByte(rest, '"')]))
+		})
+		if bad != nil {
+			return nil, bad
+		}
+	}
+	return ids, nil
+}
+
+// useIDs lists the tool_use_id of each record.
+func useIDs(evs []map[string]any) []string {
+	out := []string{}
+	for _, ev := range evs {
+		s, _ := ev["tool_use_id"].(string)
+		out = append(out, s)
+	}
+	return out
+}

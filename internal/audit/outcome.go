@@ -6,48 +6,51 @@ import (
 	"strings"
 )
 
-// OutcomeInput is everything the outcome derivation may look at. It is built in memory
-// from a hook payload or a finished server call and is never stored.
+// OutcomeInput is everything the outcome derivation may look at: facts about one
+// finished call, never a tool name (docs/audit.md, "Outcome"). It is built in memory from
+// a hook payload (from the tool's declarations in the hooks' table) or a finished server call (FromCall) and is never stored.
 type OutcomeInput struct {
 	// Event is the lifecycle event (EventPostToolUse, EventPreToolUse, ...; the server
 	// uses EventToolCall).
 	Event string
-	// Tool is the tool name, full (mcp__windows-dev-agent__x) or short.
-	Tool string
-	// Input is the tool input; nil means {} (a non-object input becomes nil upstream).
-	Input map[string]any
+	// HasExecute: the call's input has an execute key (whatever its value).
+	HasExecute bool
+	// Executing: the input's execute is exactly true.
+	Executing bool
+	// MayStartProcess: a call of this tool with this input may start an external
+	// process (a declaration of the tool, not something the result shows).
+	MayStartProcess bool
 	// Result is the decoded tool result (see DecodeResult), nil when there is none.
 	Result map[string]any
+	// Vocabulary is the set of status words the tool may return; a result status outside
+	// it is never recorded. nil means DefaultVocabulary.
+	Vocabulary *Vocabulary
 }
 
-// notExecutedStatuses are refusals before any process could start (§4.3 rule 8).
+// notExecutedStatuses are refusals before any process could start (rule 8).
 var notExecutedStatuses = map[string]bool{
 	"planned": true, "blocked": true, "unavailable": true, "invalid_input": true,
 	"stale_plan": true, "approval_required": true, "unknown_capability": true,
 	"configuration_error": true,
 }
 
-// Outcome derives execution_outcome with the rules of discovery.md §4.3, first match
-// wins. Permission/control events (PreToolUse, PermissionRequest) are always
-// not_applicable. It is pure: the same input always gives the same outcome.
-func Outcome(in OutcomeInput) string { return OutcomeWith(in, MayStartProcess(in.Tool, in.Input)) }
-
-// OutcomeWith is Outcome with the tool's own declaration of whether the call may start
-// a process (what the server knows from the registry).
-func OutcomeWith(in OutcomeInput, mayStart bool) string {
+// Outcome derives execution_outcome with the rules of docs/audit.md ("Outcome"), first
+// match wins. Permission/control events (PreToolUse, PermissionRequest) are always
+// not_applicable. It is pure: the same input always gives the same outcome. The status
+// it compares is only ever matched against the words the rules name, so a status
+// outside the vocabulary falls to rule 9.
+func Outcome(in OutcomeInput) string {
 	if isPermissionEvent(in.Event) {
 		return NotApplicable
 	}
-	execute, hasExecute := in.Input["execute"]
-	executing := execute == true
 	// Rule 1: an explicit non-executing call is a plan.
-	if hasExecute && !executing {
+	if in.HasExecute && !in.Executing {
 		return NotExecuted
 	}
 	res := in.Result
 	// Rule 2: no decodable result.
 	if res == nil {
-		if executing || mayStart {
+		if in.Executing || in.MayStartProcess {
 			return Unknown
 		}
 		return NotApplicable
@@ -58,7 +61,7 @@ func OutcomeWith(in OutcomeInput, mayStart bool) string {
 		return Unknown
 	}
 	// Rule 4: an executing call that timed out after starting.
-	if executing && started && res["timed_out"] == true {
+	if in.Executing && started && res["timed_out"] == true {
 		return Unknown
 	}
 	status, _ := res["status"].(string)
@@ -84,33 +87,41 @@ func OutcomeWith(in OutcomeInput, mayStart bool) string {
 		return Failed
 	case status == "launched": // Rule 7: a launch is never a success.
 		return Unknown
+	case status == "cancelled": // Rule 7: a run stopped on the way may have changed something.
+		return Unknown
 	case notExecutedStatuses[status]: // Rule 8
 		return NotExecuted
 	}
 	// Rule 9: ok, degraded, issues_found, no status...
-	if executing {
+	if in.Executing {
 		return Unknown
 	}
 	return NotApplicable
 }
 
-// ResultStatus is result_status: the result's status string; "planned" for a
-// non-executing call whose result has none; nil otherwise (and for permission events).
+// ResultStatus is result_status: the result's status string when it is a word of the
+// vocabulary; "planned" for a non-executing call whose result has no status; nil (not
+// established) otherwise, and for permission events. A status outside the vocabulary
+// is nil, never the string: a tool result is not trusted to carry only status words
+// (a planted secret reached the log that way, issue 15.9).
 func ResultStatus(in OutcomeInput) *string {
 	if isPermissionEvent(in.Event) {
 		return nil
 	}
 	if s, ok := in.Result["status"].(string); ok {
-		return &s
+		if in.Vocabulary.Has(s) {
+			return &s
+		}
+		return nil
 	}
-	if execute, has := in.Input["execute"]; has && execute != true {
+	if in.HasExecute && !in.Executing {
 		return new("planned")
 	}
 	return nil
 }
 
-// ExecutionStarted is execution_started (§4.4): the result's boolean when it has one;
-// false for an explicit non-executing call; nil (not established) otherwise. It is
+// ExecutionStarted is execution_started: the result's boolean when it has one; false
+// for an explicit non-executing call; nil (not established) otherwise. It is
 // independent of the outcome. Permission events happen before any run: nil.
 func ExecutionStarted(in OutcomeInput) *bool {
 	if isPermissionEvent(in.Event) {
@@ -119,7 +130,7 @@ func ExecutionStarted(in OutcomeInput) *bool {
 	if b, ok := in.Result["execution_started"].(bool); ok {
 		return &b
 	}
-	if execute, has := in.Input["execute"]; has && execute != true {
+	if in.HasExecute && !in.Executing {
 		return new(false)
 	}
 	return nil
@@ -133,26 +144,10 @@ func ShortName(tool string) string {
 	return tool
 }
 
-// MayStartProcess reports whether a call of tool with input may start an external
-// process (§4.3): capability_run, package_install and sandbox_run only with
-// execute === true; env_inspect, tool_discover and package_search always;
-// ecosystem_scan only with include_host === true; nothing else.
-func MayStartProcess(tool string, input map[string]any) bool {
-	switch ShortName(tool) {
-	case "capability_run", "package_install", "sandbox_run":
-		return input["execute"] == true
-	case "env_inspect", "tool_discover", "package_search":
-		return true
-	case "ecosystem_scan":
-		return input["include_host"] == true
-	}
-	return false
-}
-
 // maxDecodeDepth bounds the nested-result recursion of DecodeResult.
 const maxDecodeDepth = 8
 
-// DecodeResult turns a hook's tool_response into a result object (§4.3): an object with
+// DecodeResult turns a hook's tool_response into a result object: an object with
 // a string status is taken as is; an object with a nested result object is recursed
 // into; an object with a content list gives the first text item that parses as a JSON
 // object (status or not); a string is parsed as a JSON object; anything else is nil.

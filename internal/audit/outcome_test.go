@@ -2,6 +2,8 @@ package audit
 
 import (
 	"encoding/json"
+	"github.com/windows-dev-agent/wda/host/classify"
+	"github.com/windows-dev-agent/wda/tools"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -19,54 +21,54 @@ func TestOutcome(t *testing.T) {
 		wantStatus  *string
 		wantStarted *bool
 	}{
-		// discovery.md §7 item 54
-		{"plan", OutcomeInput{EventPostToolUse, "capability_run", obj{"execute": false}, obj{"status": "planned", "execution_started": false}}, NotExecuted, new("planned"), new(false)},
-		{"plan without a result status", OutcomeInput{EventPostToolUse, "package_install", obj{"execute": false}, nil}, NotExecuted, new("planned"), new(false)},
-		{"non-boolean execute is a plan", OutcomeInput{EventPostToolUse, "package_install", obj{"execute": "true"}, nil}, NotExecuted, new("planned"), new(false)},
-		{"completed succeeded", OutcomeInput{EventPostToolUse, "capability_run", obj{"execute": true}, obj{"status": "completed", "succeeded": true, "execution_started": true}}, Succeeded, new("completed"), new(true)},
-		{"completed not succeeded", OutcomeInput{EventPostToolUse, "capability_run", obj{"execute": true}, obj{"status": "completed", "succeeded": false, "execution_started": true}}, Failed, new("completed"), new(true)},
-		{"sandbox launched", OutcomeInput{EventPostToolUse, "sandbox_run", obj{"execute": true}, obj{"status": "launched", "execution_started": true}}, Unknown, new("launched"), new(true)},
-		{"stale plan", OutcomeInput{EventPostToolUse, "package_install", obj{"execute": true}, obj{"status": "stale_plan", "execution_started": false}}, NotExecuted, new("stale_plan"), new(false)},
-		{"execute without a result", OutcomeInput{EventPostToolUse, "capability_run", obj{"execute": true}, nil}, Unknown, nil, nil},
-		// item 55
-		{"search completed", OutcomeInput{EventPostToolUse, "package_search", obj{}, obj{"status": "completed", "succeeded": true, "execution_started": true}}, Succeeded, new("completed"), new(true)},
-		{"search failed after start", OutcomeInput{EventPostToolUse, "package_search", obj{}, obj{"status": "failed", "execution_started": true}}, Failed, new("failed"), new(true)},
-		{"search failed before start", OutcomeInput{EventPostToolUse, "package_search", obj{}, obj{"status": "failed", "execution_started": false}}, NotExecuted, new("failed"), new(false)},
-		{"search failed, start unknown", OutcomeInput{EventPostToolUse, "package_search", obj{}, obj{"status": "failed"}}, Failed, new("failed"), nil},
-		// item 56 and the rule-4 exception
-		{"executing timeout", OutcomeInput{EventPostToolUse, "capability_run", obj{"execute": true}, obj{"status": "failed", "execution_started": true, "timed_out": true}}, Unknown, new("failed"), new(true)},
-		{"diagnostic timeout falls to failed", OutcomeInput{EventPostToolUse, "tool_discover", obj{}, obj{"status": "failed", "execution_started": true, "timed_out": true}}, Failed, new("failed"), new(true)},
-		// item 57
-		{"lifecycle error, mutating", OutcomeInput{EventPostToolUse, "package_install", obj{"execute": true}, obj{"status": "completed", "succeeded": true, "execution_started": true, "lifecycle_error": "wait failed"}}, Unknown, new("completed"), new(true)},
-		{"lifecycle error, diagnostic", OutcomeInput{EventPostToolUse, "tool_discover", obj{}, obj{"status": "failed", "execution_started": true, "lifecycle_error": "wait failed"}}, Unknown, new("failed"), new(true)},
-		{"empty lifecycle error is not an error", OutcomeInput{EventPostToolUse, "capability_run", obj{"execute": true}, obj{"status": "completed", "succeeded": true, "execution_started": true, "lifecycle_error": ""}}, Succeeded, new("completed"), new(true)},
-		{"lifecycle error without a start", OutcomeInput{EventPostToolUse, "capability_run", obj{"execute": true}, obj{"status": "failed", "execution_started": false, "lifecycle_error": "x"}}, NotExecuted, new("failed"), new(false)},
-		// item 58, rule 9
-		{"issues_found", OutcomeInput{EventPostToolUse, "mcp_audit", obj{}, obj{"status": "issues_found"}}, NotApplicable, new("issues_found"), nil},
-		{"env_inspect ok", OutcomeInput{EventPostToolUse, "env_inspect", obj{}, obj{"status": "ok", "execution_started": true}}, NotApplicable, new("ok"), new(true)},
-		{"unrecognised status while executing", OutcomeInput{EventPostToolUse, "capability_run", obj{"execute": true}, obj{"status": "incomplete", "execution_started": true}}, Unknown, new("incomplete"), new(true)},
-		// item 59
-		{"PreToolUse", OutcomeInput{EventPreToolUse, "package_install", obj{"execute": true}, nil}, NotApplicable, nil, nil},
-		{"PreToolUse for a plan", OutcomeInput{EventPreToolUse, "package_install", obj{"execute": false}, nil}, NotApplicable, nil, nil},
-		{"PermissionRequest", OutcomeInput{EventPermissionRequest, "capability_run", obj{"execute": true}, obj{"status": "completed", "succeeded": true}}, NotApplicable, nil, nil},
-		// item 60: started, yet not_applicable
-		{"tool_discover started, no status", OutcomeInput{EventPostToolUse, "tool_discover", obj{}, obj{"execution_started": true, "tools": []any{}}}, NotApplicable, nil, new(true)},
+		// plans and executions
+		{"plan", FromToolInput(EventPostToolUse, "capability_run", obj{"execute": false}, obj{"status": "planned", "execution_started": false}), NotExecuted, new("planned"), new(false)},
+		{"plan without a result status", FromToolInput(EventPostToolUse, "package_install", obj{"execute": false}, nil), NotExecuted, new("planned"), new(false)},
+		{"non-boolean execute is a plan", FromToolInput(EventPostToolUse, "package_install", obj{"execute": "true"}, nil), NotExecuted, new("planned"), new(false)},
+		{"completed succeeded", FromToolInput(EventPostToolUse, "capability_run", obj{"execute": true}, obj{"status": "completed", "succeeded": true, "execution_started": true}), Succeeded, new("completed"), new(true)},
+		{"completed not succeeded", FromToolInput(EventPostToolUse, "capability_run", obj{"execute": true}, obj{"status": "completed", "succeeded": false, "execution_started": true}), Failed, new("completed"), new(true)},
+		{"sandbox launched", FromToolInput(EventPostToolUse, "sandbox_run", obj{"execute": true}, obj{"status": "launched", "execution_started": true}), Unknown, new("launched"), new(true)},
+		{"stale plan", FromToolInput(EventPostToolUse, "package_install", obj{"execute": true}, obj{"status": "stale_plan", "execution_started": false}), NotExecuted, new("stale_plan"), new(false)},
+		{"execute without a result", FromToolInput(EventPostToolUse, "capability_run", obj{"execute": true}, nil), Unknown, nil, nil},
+		// diagnostics that start a process
+		{"search completed", FromToolInput(EventPostToolUse, "package_search", obj{}, obj{"status": "completed", "succeeded": true, "execution_started": true}), Succeeded, new("completed"), new(true)},
+		{"search failed after start", FromToolInput(EventPostToolUse, "package_search", obj{}, obj{"status": "failed", "execution_started": true}), Failed, new("failed"), new(true)},
+		{"search failed before start", FromToolInput(EventPostToolUse, "package_search", obj{}, obj{"status": "failed", "execution_started": false}), NotExecuted, new("failed"), new(false)},
+		{"search failed, start unknown", FromToolInput(EventPostToolUse, "package_search", obj{}, obj{"status": "failed"}), Failed, new("failed"), nil},
+		// timeouts: rule 4 and its exception
+		{"executing timeout", FromToolInput(EventPostToolUse, "capability_run", obj{"execute": true}, obj{"status": "failed", "execution_started": true, "timed_out": true}), Unknown, new("failed"), new(true)},
+		{"diagnostic timeout falls to failed", FromToolInput(EventPostToolUse, "tool_discover", obj{}, obj{"status": "failed", "execution_started": true, "timed_out": true}), Failed, new("failed"), new(true)},
+		// lifecycle observation errors (rule 3)
+		{"lifecycle error, mutating", FromToolInput(EventPostToolUse, "package_install", obj{"execute": true}, obj{"status": "completed", "succeeded": true, "execution_started": true, "lifecycle_error": "wait failed"}), Unknown, new("completed"), new(true)},
+		{"lifecycle error, diagnostic", FromToolInput(EventPostToolUse, "tool_discover", obj{}, obj{"status": "failed", "execution_started": true, "lifecycle_error": "wait failed"}), Unknown, new("failed"), new(true)},
+		{"empty lifecycle error is not an error", FromToolInput(EventPostToolUse, "capability_run", obj{"execute": true}, obj{"status": "completed", "succeeded": true, "execution_started": true, "lifecycle_error": ""}), Succeeded, new("completed"), new(true)},
+		{"lifecycle error without a start", FromToolInput(EventPostToolUse, "capability_run", obj{"execute": true}, obj{"status": "failed", "execution_started": false, "lifecycle_error": "x"}), NotExecuted, new("failed"), new(false)},
+		// statuses that are not executions (rule 9)
+		{"issues_found", FromToolInput(EventPostToolUse, "mcp_audit", obj{}, obj{"status": "issues_found"}), NotApplicable, new("issues_found"), nil},
+		{"env_inspect ok", FromToolInput(EventPostToolUse, "env_inspect", obj{}, obj{"status": "ok", "execution_started": true}), NotApplicable, new("ok"), new(true)},
+		{"unrecognised status while executing", FromToolInput(EventPostToolUse, "capability_run", obj{"execute": true}, obj{"status": "incomplete", "execution_started": true}), Unknown, new("incomplete"), new(true)},
+		// permission events
+		{"PreToolUse", FromToolInput(EventPreToolUse, "package_install", obj{"execute": true}, nil), NotApplicable, nil, nil},
+		{"PreToolUse for a plan", FromToolInput(EventPreToolUse, "package_install", obj{"execute": false}, nil), NotApplicable, nil, nil},
+		{"PermissionRequest", FromToolInput(EventPermissionRequest, "capability_run", obj{"execute": true}, obj{"status": "completed", "succeeded": true}), NotApplicable, nil, nil},
+		// started, yet not_applicable
+		{"tool_discover started, no status", FromToolInput(EventPostToolUse, "tool_discover", obj{}, obj{"execution_started": true, "tools": []any{}}), NotApplicable, nil, new(true)},
 		// rule 2 variants (no decodable result)
-		{"failure event, may start", OutcomeInput{EventPostToolUseFailure, claudeSearch, obj{}, nil}, Unknown, nil, nil},
-		{"failure event, cannot start", OutcomeInput{EventPostToolUseFailure, "workflow_plan", obj{}, nil}, NotApplicable, nil, nil},
-		{"failure event, host scan", OutcomeInput{EventPostToolUseFailure, "ecosystem_scan", obj{"include_host": true}, nil}, Unknown, nil, nil},
-		{"failure event, project scan", OutcomeInput{EventPostToolUseFailure, "ecosystem_scan", obj{"include_host": false}, nil}, NotApplicable, nil, nil},
-		{"no result, env_inspect", OutcomeInput{EventPostToolUse, "env_inspect", nil, nil}, Unknown, nil, nil},
-		{"no result, logs_query", OutcomeInput{EventPostToolUse, "logs_query", nil, nil}, NotApplicable, nil, nil},
-		{"server call, no result, read-only", OutcomeInput{EventToolCall, "mcp_audit", obj{}, nil}, NotApplicable, nil, nil},
+		{"failure event, may start", FromToolInput(EventPostToolUseFailure, claudeSearch, obj{}, nil), Unknown, nil, nil},
+		{"failure event, cannot start", FromToolInput(EventPostToolUseFailure, "workflow_plan", obj{}, nil), NotApplicable, nil, nil},
+		{"failure event, host scan", FromToolInput(EventPostToolUseFailure, "ecosystem_scan", obj{"include_host": true}, nil), Unknown, nil, nil},
+		{"failure event, project scan", FromToolInput(EventPostToolUseFailure, "ecosystem_scan", obj{"include_host": false}, nil), NotApplicable, nil, nil},
+		{"no result, env_inspect", FromToolInput(EventPostToolUse, "env_inspect", nil, nil), Unknown, nil, nil},
+		{"no result, logs_query", FromToolInput(EventPostToolUse, "logs_query", nil, nil), NotApplicable, nil, nil},
+		{"server call, no result, read-only", FromToolInput(EventToolCall, "mcp_audit", obj{}, nil), NotApplicable, nil, nil},
 		// rule 5 evidence
-		{"returncode 0", OutcomeInput{EventPostToolUse, "capability_run", obj{"execute": true}, obj{"status": "completed", "returncode": 0.0}}, Succeeded, new("completed"), nil},
-		{"returncode 0 as json.Number", OutcomeInput{EventPostToolUse, "capability_run", obj{"execute": true}, obj{"status": "completed", "returncode": json.Number("0")}}, Succeeded, new("completed"), nil},
-		{"returncode 3", OutcomeInput{EventPostToolUse, "capability_run", obj{"execute": true}, obj{"status": "completed", "returncode": 3.0}}, Failed, new("completed"), nil},
-		{"returncode bool is not an integer", OutcomeInput{EventPostToolUse, "capability_run", obj{"execute": true}, obj{"status": "completed", "returncode": false}}, Unknown, new("completed"), nil},
-		{"returncode 1.5 is not an integer", OutcomeInput{EventPostToolUse, "capability_run", obj{"execute": true}, obj{"status": "completed", "returncode": 1.5}}, Unknown, new("completed"), nil},
-		{"returncode null", OutcomeInput{EventPostToolUse, "capability_run", obj{"execute": true}, obj{"status": "completed", "returncode": nil}}, Unknown, new("completed"), nil},
-		{"succeeded wins over returncode", OutcomeInput{EventPostToolUse, "capability_run", obj{"execute": true}, obj{"status": "completed", "succeeded": false, "returncode": 0.0}}, Failed, new("completed"), nil},
+		{"returncode 0", FromToolInput(EventPostToolUse, "capability_run", obj{"execute": true}, obj{"status": "completed", "returncode": 0.0}), Succeeded, new("completed"), nil},
+		{"returncode 0 as json.Number", FromToolInput(EventPostToolUse, "capability_run", obj{"execute": true}, obj{"status": "completed", "returncode": json.Number("0")}), Succeeded, new("completed"), nil},
+		{"returncode 3", FromToolInput(EventPostToolUse, "capability_run", obj{"execute": true}, obj{"status": "completed", "returncode": 3.0}), Failed, new("completed"), nil},
+		{"returncode bool is not an integer", FromToolInput(EventPostToolUse, "capability_run", obj{"execute": true}, obj{"status": "completed", "returncode": false}), Unknown, new("completed"), nil},
+		{"returncode 1.5 is not an integer", FromToolInput(EventPostToolUse, "capability_run", obj{"execute": true}, obj{"status": "completed", "returncode": 1.5}), Unknown, new("completed"), nil},
+		{"returncode null", FromToolInput(EventPostToolUse, "capability_run", obj{"execute": true}, obj{"status": "completed", "returncode": nil}), Unknown, new("completed"), nil},
+		{"succeeded wins over returncode", FromToolInput(EventPostToolUse, "capability_run", obj{"execute": true}, obj{"status": "completed", "succeeded": false, "returncode": 0.0}), Failed, new("completed"), nil},
 	}
 	for _, st := range []string{"planned", "blocked", "unavailable", "invalid_input", "stale_plan", "approval_required", "unknown_capability", "configuration_error"} {
 		tests = append(tests, struct {
@@ -75,7 +77,7 @@ func TestOutcome(t *testing.T) {
 			want        string
 			wantStatus  *string
 			wantStarted *bool
-		}{"refusal " + st, OutcomeInput{EventPostToolUse, "capability_run", obj{"execute": true}, obj{"status": st, "execution_started": false}}, NotExecuted, new(st), new(false)})
+		}{"refusal " + st, FromToolInput(EventPostToolUse, "capability_run", obj{"execute": true}, obj{"status": st, "execution_started": false}), NotExecuted, new(st), new(false)})
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -113,8 +115,9 @@ func TestMayStartProcess(t *testing.T) {
 		{"Bash", nil, false},
 	}
 	for _, tt := range tests {
-		if got := MayStartProcess(tt.tool, tt.input); got != tt.want {
-			t.Errorf("MayStartProcess(%q, %v) = %v, want %v", tt.tool, tt.input, got, tt.want)
+		sp, ok := classify.Shipped.Lookup(ShortName(tt.tool))
+		if got := ok && sp.Starts.Holds(tools.Args(tt.input)); got != tt.want {
+			t.Errorf("%q declares may-start-process %v for %v, want %v", tt.tool, got, tt.input, tt.want)
 		}
 	}
 }
@@ -172,15 +175,78 @@ func FuzzDecodeResult(f *testing.F) {
 		}
 		res := DecodeResult(v)
 		for _, ev := range []string{EventPostToolUse, EventPostToolUseFailure, EventPreToolUse, EventToolCall} {
-			in := OutcomeInput{Event: ev, Tool: tool, Input: obj{"execute": execute}, Result: res}
+			in := FromToolInput(ev, tool, obj{"execute": execute}, res)
 			switch o := Outcome(in); o {
 			case Succeeded, Failed, Unknown, NotExecuted, NotApplicable:
 			default:
 				t.Fatalf("Outcome = %q", o)
 			}
-			if !execute && Outcome(in) != NotExecuted && ev != EventPreToolUse {
+			if !execute && in.HasExecute && Outcome(in) != NotExecuted && ev != EventPreToolUse {
 				t.Fatalf("a plan (execute:false) gave %q", Outcome(in))
 			}
 		}
 	})
+}
+
+// TestOutcomeFacts drives the derivation with explicit facts only, the way the registry
+// declarations will: no tool name is involved, and each fact changes what it should.
+func TestOutcomeFacts(t *testing.T) {
+	tests := []struct {
+		name        string
+		in          OutcomeInput
+		want        string
+		wantStatus  *string
+		wantStarted *bool
+	}{
+		{"plan: execute key, not true", OutcomeInput{Event: EventPostToolUse, HasExecute: true}, NotExecuted, new("planned"), new(false)},
+		{"plan wins over may-start", OutcomeInput{Event: EventPostToolUse, HasExecute: true, MayStartProcess: true}, NotExecuted, new("planned"), new(false)},
+		{"executing, no result", OutcomeInput{Event: EventPostToolUse, HasExecute: true, Executing: true}, Unknown, nil, nil},
+		{"may start, no result", OutcomeInput{Event: EventPostToolUseFailure, MayStartProcess: true}, Unknown, nil, nil},
+		{"cannot start, no result", OutcomeInput{Event: EventPostToolUseFailure}, NotApplicable, nil, nil},
+		{"executing timeout", OutcomeInput{Event: EventToolCall, HasExecute: true, Executing: true, Result: obj{"status": "failed", "execution_started": true, "timed_out": true}}, Unknown, new("failed"), new(true)},
+		{"diagnostic timeout", OutcomeInput{Event: EventToolCall, MayStartProcess: true, Result: obj{"status": "failed", "execution_started": true, "timed_out": true}}, Failed, new("failed"), new(true)},
+		{"rule 9 executing", OutcomeInput{Event: EventToolCall, HasExecute: true, Executing: true, Result: obj{"status": "ok"}}, Unknown, new("ok"), nil},
+		{"rule 9 not executing", OutcomeInput{Event: EventToolCall, MayStartProcess: true, Result: obj{"status": "ok"}}, NotApplicable, new("ok"), nil},
+		{"permission event", OutcomeInput{Event: EventPreToolUse, HasExecute: true, Executing: true, Result: obj{"status": "completed"}}, NotApplicable, nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Outcome(tt.in); got != tt.want {
+				t.Errorf("Outcome = %q, want %q", got, tt.want)
+			}
+			if d := cmp.Diff(tt.wantStatus, ResultStatus(tt.in)); d != "" {
+				t.Errorf("ResultStatus (-want +got):\n%s", d)
+			}
+			if d := cmp.Diff(tt.wantStarted, ExecutionStarted(tt.in)); d != "" {
+				t.Errorf("ExecutionStarted (-want +got):\n%s", d)
+			}
+		})
+	}
+	// The helper fills the facts from the shipped declarations: ecosystem_scan plans
+	// nothing (an execute key means nothing to it) and may start a process with
+	// include_host.
+	got := FromToolInput(EventPostToolUse, "mcp__windows-dev-agent__ecosystem_scan", obj{"include_host": true, "execute": "yes"}, nil)
+	want := OutcomeInput{Event: EventPostToolUse, HasExecute: false, Executing: false, MayStartProcess: true}
+	if d := cmp.Diff(want, got, cmp.AllowUnexported(Vocabulary{})); d != "" {
+		t.Errorf("FromToolInput (-want +got):\n%s", d)
+	}
+}
+
+// FromToolInput builds the facts of a call the way the hooks do, from the shipped
+// tools' declarations (host/classify's generated table), so the outcome rules are
+// tested against what the tools declare.
+func FromToolInput(event, tool string, input, result map[string]any) OutcomeInput {
+	in := OutcomeInput{Event: event, Result: result}
+	sp, ok := classify.Shipped.Lookup(ShortName(tool))
+	if !ok {
+		// As the hooks treat a tool the table does not know.
+		execute, has := input["execute"]
+		in.HasExecute, in.Executing, in.MayStartProcess = has, execute == true, true
+		return in
+	}
+	if sp.PlanFirst {
+		in.HasExecute, in.Executing = true, input["execute"] == true
+	}
+	in.MayStartProcess = sp.Starts.Holds(tools.Args(input))
+	return in
 }

@@ -15,89 +15,193 @@ import (
 // and the partial first line is dropped.
 const maxSegmentRead = SegmentLimit + MaxRecordBytes
 
-// Read returns every record retained in dataDir, oldest first: agent.log.1, then
-// agent.log (discovery.md §4.6). It holds the log lock shared while reading, so no
-// rotation runs mid-read: the two segments are one consistent snapshot, and on Windows
-// an open reader cannot make a writer's rename fail. If the lock cannot be had within
-// LockTimeout (or its file cannot be opened, e.g. a read-only data dir), it reads
-// without it. A segment that is absent, vanishes after enumeration or
-// cannot be read is skipped; lines that are not JSON objects are skipped; legacy records
-// are kept as they are. Numbers are float64. The error is non-nil only for an empty
-// dataDir: unreadable history is an empty result, not a failure.
-func Read(dataDir string) ([]map[string]any, error) {
-	return readWith(dataDir, readSegment, LockTimeout)
-}
+// snapshotAttempts bounds the lock-free attempts at a consistent pair of segments; each
+// attempt fails only if a rotation ran during it (a few microseconds), so more than one
+// failure in a row needs a log rotating several times a millisecond.
+const snapshotAttempts = 4
 
-// readWith is Read with the segment reader and lock wait as parameters, so tests can make
-// a segment vanish or fail between enumeration and reading, or the lock time out.
-func readWith(dataDir string, read func(string) ([]byte, error), lockWait time.Duration) ([]map[string]any, error) {
-	if dataDir == "" {
-		return nil, errors.New("audit: empty data dir")
-	}
-	if unlock, err := acquire(filepath.Join(dataDir, LockName), false, lockWait); err == nil {
-		defer unlock()
-	}
-	var segments []string
-	for _, name := range []string{PrevName, LogName} {
-		p := filepath.Join(dataDir, name)
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
-			segments = append(segments, p)
-		}
+// readLockWait is how long a reader waits for the log lock in the rare fallback; it is
+// shorter than LockTimeout because a reader can still answer without it.
+const readLockWait = time.Second
+
+// Read returns every record retained in dataDir, oldest first: agent.log.1, then
+// agent.log (docs/audit.md, "Reading"). It takes no lock: it opens both segments, checks
+// that no rotation ran meanwhile, and reads each opened file up to the size it had, so a
+// read is one consistent moment of the log and never holds a writer off. A segment that
+// is absent or cannot be opened is skipped; lines that are not JSON objects are skipped
+// (a line still being written is one); legacy records are kept as they are. Numbers
+// are float64. The error is non-nil only for an empty dataDir: unreadable history is an
+// empty result, not a failure.
+func Read(dataDir string) ([]map[string]any, error) {
+	segs, err := readRetained(dataDir, openRead)
+	if err != nil {
+		return nil, err
 	}
 	var out []map[string]any
-	for _, p := range segments {
-		data, err := read(p)
-		if err != nil {
-			continue
-		}
+	for _, data := range segs {
 		out = append(out, ParseLines(data)...)
 	}
 	return out, nil
 }
 
 // ReadSession is Read narrowed to records whose session_id equals sessionID exactly;
-// an empty sessionID returns all retained history.
+// an empty sessionID returns all retained history. Only lines that can hold the session
+// id are decoded (sessionLines); the result is the same as decoding every line and
+// keeping the matches.
 func ReadSession(dataDir, sessionID string) ([]map[string]any, error) {
-	all, err := Read(dataDir)
-	if err != nil || sessionID == "" {
-		return all, err
+	if sessionID == "" {
+		return Read(dataDir)
+	}
+	segs, err := readRetained(dataDir, openRead)
+	if err != nil {
+		return nil, err
 	}
 	var out []map[string]any
-	for _, ev := range all {
-		if s, ok := ev["session_id"].(string); ok && s == sessionID {
-			out = append(out, ev)
-		}
+	for _, data := range segs {
+		sessionLines(data, sessionID, func(line []byte) {
+			if m := decodeLine(line); m != nil {
+				if s, ok := m["session_id"].(string); ok && s == sessionID {
+					out = append(out, m)
+				}
+			}
+		})
 	}
 	return out, nil
 }
 
-// readSegment reads at most maxSegmentRead bytes from the end of path.
-func readSegment(path string) ([]byte, error) {
-	f, err := openRead(path)
-	if err != nil {
-		return nil, err
+// readRetained returns the bytes of each retained segment, oldest first, from one
+// snapshot; open opens a segment for reading (a parameter so tests can fail it or run
+// a rotation in the middle of a snapshot).
+func readRetained(dataDir string, open func(string) (*os.File, error)) ([][]byte, error) {
+	if dataDir == "" {
+		return nil, errors.New("audit: empty data dir")
 	}
-	defer f.Close()
+	held := snapshot(dataDir, open)
+	defer func() {
+		for _, h := range held {
+			h.f.Close()
+		}
+	}()
+	var out [][]byte
+	for _, h := range held {
+		data, err := readHeld(h.f, h.info.Size())
+		if err != nil {
+			continue
+		}
+		out = append(out, data)
+	}
+	return out, nil
+}
+
+// heldSegment is a segment opened for reading and its state when opened.
+type heldSegment struct {
+	f    *os.File
+	info os.FileInfo
+}
+
+// snapshot opens the retained segments as they were at one moment, oldest first.
+//
+// Rotation renames agent.log over agent.log.1, and nothing else changes either name. So
+// the current segment is opened first, then the predecessor, and then both names are
+// checked to still be the files that were opened: if agent.log is unchanged no rotation
+// ran in between, and the predecessor that was opened is the one that preceded it. The
+// current file's size is taken when it is opened; everything up to it was written
+// before that moment and is never rewritten (appends only), and the predecessor no longer
+// changes at all. If rotations keep interleaving, the last attempt is made under the log
+// lock held shared, which excludes rotation for the few microseconds of the opens.
+func snapshot(dir string, open func(string) (*os.File, error)) []heldSegment {
+	prevPath, curPath := filepath.Join(dir, PrevName), filepath.Join(dir, LogName)
+	for range snapshotAttempts - 1 {
+		cur := openSegment(curPath, open)
+		prev := openSegment(prevPath, open)
+		if unchanged(curPath, cur, open) && unchanged(prevPath, prev, open) {
+			return present(prev, cur)
+		}
+		closeSegments(prev, cur)
+	}
+	unlock, err := acquire(filepath.Join(dir, LockName), false, readLockWait)
+	cur := openSegment(curPath, open)
+	prev := openSegment(prevPath, open)
+	if err == nil {
+		unlock()
+	}
+	// Without the lock (timeout, no lock file yet) the pair may straddle a rotation; the
+	// one case that would repeat records, both names opening the same file, is folded.
+	if prev.f != nil && cur.f != nil && os.SameFile(prev.info, cur.info) {
+		closeSegments(cur)
+		cur = heldSegment{}
+	}
+	return present(prev, cur)
+}
+
+// openSegment opens path and records its state; a segment that cannot be opened or is
+// not a regular file is absent (zero heldSegment).
+func openSegment(path string, open func(string) (*os.File, error)) heldSegment {
+	f, err := open(path)
+	if err != nil {
+		return heldSegment{}
+	}
 	fi, err := f.Stat()
-	if err != nil {
+	if err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return heldSegment{}
+	}
+	return heldSegment{f: f, info: fi}
+}
+
+// unchanged reports whether path still names the file h holds (or still names no
+// readable file if h is absent). It compares open handles' identities: a name-based
+// stat would let a file replaced between the stat and the comparison pass.
+func unchanged(path string, h heldSegment, open func(string) (*os.File, error)) bool {
+	now := openSegment(path, open)
+	defer closeSegments(now)
+	if h.f == nil || now.f == nil {
+		return h.f == nil && now.f == nil
+	}
+	return os.SameFile(h.info, now.info)
+}
+
+func present(segs ...heldSegment) []heldSegment {
+	var out []heldSegment
+	for _, s := range segs {
+		if s.f != nil {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func closeSegments(segs ...heldSegment) {
+	for _, s := range segs {
+		if s.f != nil {
+			s.f.Close()
+		}
+	}
+}
+
+// readHeld reads the first size bytes of f, or, when size exceeds maxSegmentRead, the
+// last maxSegmentRead of them starting on a whole line. A file that shrank since (a
+// writer undoing a short write) yields what is still there.
+func readHeld(f *os.File, size int64) ([]byte, error) {
+	off, n := int64(0), size
+	if size > maxSegmentRead {
+		// Start one byte early: if that byte is a newline, the tail starts on a whole line.
+		off, n = size-maxSegmentRead-1, maxSegmentRead+1
+	}
+	buf := make([]byte, n)
+	got, err := f.ReadAt(buf, off)
+	if err != nil && !errors.Is(err, io.EOF) {
 		return nil, err
 	}
-	if fi.Size() <= maxSegmentRead {
-		// The file may still grow between Stat and the read; the limit keeps the bound.
-		return io.ReadAll(io.LimitReader(f, maxSegmentRead+1))
+	buf = buf[:got]
+	if off > 0 {
+		i := bytes.IndexByte(buf, '\n')
+		if i < 0 {
+			return nil, nil
+		}
+		buf = buf[i+1:]
 	}
-	// Start one byte early: if that byte is a newline, the tail starts on a whole line.
-	if _, err := f.Seek(fi.Size()-maxSegmentRead-1, io.SeekStart); err != nil {
-		return nil, err
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxSegmentRead+1))
-	if err != nil {
-		return nil, err
-	}
-	if i := bytes.IndexByte(data, '\n'); i >= 0 {
-		return data[i+1:], nil
-	}
-	return nil, nil
+	return buf, nil
 }
 
 // ParseLines splits a segment into records: each line that decodes as one JSON object
@@ -105,6 +209,17 @@ func readSegment(path string) ([]byte, error) {
 // inside strings becomes U+FFFD.
 func ParseLines(data []byte) []map[string]any {
 	var out []map[string]any
+	eachLine(data, func(line []byte) {
+		if m := decodeLine(line); m != nil {
+			out = append(out, m)
+		}
+	})
+	return out
+}
+
+// eachLine calls fn with every line of data that could be a record: trimmed of
+// surrounding blanks and starting with '{'.
+func eachLine(data []byte, fn func(line []byte)) {
 	for len(data) > 0 {
 		line := data
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
@@ -116,11 +231,8 @@ func ParseLines(data []byte) []map[string]any {
 		if len(line) == 0 || line[0] != '{' {
 			continue
 		}
-		if m := decodeLine(line); m != nil {
-			out = append(out, m)
-		}
+		fn(line)
 	}
-	return out
 }
 
 // decodeLine parses one record. json.Unmarshal rejects trailing data, so a line

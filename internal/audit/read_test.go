@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -99,31 +100,29 @@ func TestReadInvalidUTF8BecomesReplacement(t *testing.T) {
 func TestReadSkipsSegmentsThatFail(t *testing.T) {
 	tests := []struct {
 		name string
-		read func(t *testing.T) func(string) ([]byte, error)
+		open func(t *testing.T) func(string) (*os.File, error)
 		want []string
 	}{
-		{"predecessor vanishes after enumeration", func(t *testing.T) func(string) ([]byte, error) {
-			return func(p string) ([]byte, error) {
+		{"predecessor vanishes after enumeration", func(t *testing.T) func(string) (*os.File, error) {
+			return func(p string) (*os.File, error) {
 				if filepath.Base(p) == PrevName {
-					if err := os.Remove(p); err != nil {
+					if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
 						t.Fatal(err)
 					}
 				}
-				return readSegment(p)
+				return openRead(p)
 			}
 		}, []string{"c"}},
-		{"current vanishes after enumeration", func(t *testing.T) func(string) ([]byte, error) {
-			return func(p string) ([]byte, error) {
+		{"current cannot be opened", func(t *testing.T) func(string) (*os.File, error) {
+			return func(p string) (*os.File, error) {
 				if filepath.Base(p) == LogName {
-					if err := os.Remove(p); err != nil {
-						t.Fatal(err)
-					}
+					return nil, errors.New("sharing violation")
 				}
-				return readSegment(p)
+				return openRead(p)
 			}
 		}, []string{"a"}},
-		{"every segment unreadable", func(t *testing.T) func(string) ([]byte, error) {
-			return func(string) ([]byte, error) { return nil, errors.New("locked") }
+		{"every segment unreadable", func(t *testing.T) func(string) (*os.File, error) {
+			return func(string) (*os.File, error) { return nil, errors.New("locked") }
 		}, []string{}},
 	}
 	for _, tt := range tests {
@@ -131,9 +130,13 @@ func TestReadSkipsSegmentsThatFail(t *testing.T) {
 			dir := t.TempDir()
 			writeSeg(t, dir, PrevName, `{"id":"a"}`+"\n")
 			writeSeg(t, dir, LogName, `{"id":"c"}`+"\n")
-			got, err := readWith(dir, tt.read(t), LockTimeout)
+			segs, err := readRetained(dir, tt.open(t))
 			if err != nil {
 				t.Fatalf("Read failed instead of skipping: %v", err)
+			}
+			var got []map[string]any
+			for _, s := range segs {
+				got = append(got, ParseLines(s)...)
 			}
 			if d := cmp.Diff(tt.want, ids(got)); d != "" {
 				t.Errorf("records (-want +got):\n%s", d)
@@ -142,6 +145,57 @@ func TestReadSkipsSegmentsThatFail(t *testing.T) {
 	}
 	if _, err := Read(""); err == nil {
 		t.Error("Read of an empty data dir path succeeded")
+	}
+	if _, err := ReadSession("", "s"); err == nil {
+		t.Error("ReadSession of an empty data dir path succeeded")
+	}
+}
+
+// TestSnapshotAcrossRotations runs rotating appends from inside the reader, between
+// its opening the current segment and the predecessor, the worst moment: the file
+// opened as agent.log has become agent.log.1 by the time agent.log.1 is opened, so a
+// naive reader returns that segment twice. The snapshot must notice and retry; when
+// rotations interleave with every lock-free attempt, it must fall back to the lock.
+// Either way the records read are those retained at one moment, each once, in order.
+func TestSnapshotAcrossRotations(t *testing.T) {
+	for _, rotations := range []int{1, snapshotAttempts - 1} {
+		t.Run(fmt.Sprintf("rotations=%d", rotations), func(t *testing.T) {
+			dir := t.TempDir()
+			// Every append rotates: agent.log.1 holds the one before the last.
+			l := logFile{dir: dir, limit: 1, timeout: time.Minute}
+			seq := 0
+			appendOne := func() {
+				if err := l.append(seqRecord(0, seq, 10)); err != nil {
+					t.Fatal(err)
+				}
+				seq++
+			}
+			appendOne()
+			appendOne()
+			opens, done := 0, 0
+			open := func(p string) (*os.File, error) {
+				opens++
+				// The second open of each attempt is the predecessor's (current, then
+				// predecessor, then the two checks: four opens an attempt).
+				if opens%4 == 2 && done < rotations {
+					appendOne()
+					done++
+				}
+				return openRead(p)
+			}
+			segs, err := readRetained(dir, open)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []map[string]any
+			for _, s := range segs {
+				got = append(got, ParseLines(s)...)
+			}
+			want := []string{fmt.Sprintf("w000-%07d", seq-2), fmt.Sprintf("w000-%07d", seq-1)}
+			if d := cmp.Diff(want, useIDs(got)); d != "" {
+				t.Errorf("records after %d rotations mid-read (-want +got):\n%s", done, d)
+			}
+		})
 	}
 }
 

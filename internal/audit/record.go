@@ -21,7 +21,7 @@ const (
 	EventToolCall           = "tools/call"
 )
 
-// Execution outcomes (discovery.md §4.3): the only five legal values.
+// Execution outcomes (docs/audit.md, "Outcome"): the only five legal values.
 const (
 	Succeeded     = "succeeded"
 	Failed        = "failed"
@@ -43,7 +43,7 @@ const (
 // keeps equal records equal in length, which the rotation tests rely on.
 const TimeLayout = "2006-01-02T15:04:05.000000Z07:00"
 
-// Record is one audit line. Field names are the JSON contract of discovery.md §4.2; only
+// Record is one audit line. Field names are the JSON contract of docs/audit.md; only
 // derived metadata has a field here, so arguments, commands, paths, output and error
 // text cannot be stored by construction.
 //
@@ -94,7 +94,36 @@ func (r Record) normalize(now time.Time) Record {
 	if r.Success == nil {
 		r.Success = r.LifecycleSuccess
 	}
+	// Identifiers come from hook events, which anything can fill: only values shaped
+	// like identifiers are kept, so an event cannot smuggle text into the log through
+	// them (docs/audit.md, "What is never stored").
+	r.SessionID = identifier(r.SessionID)
+	r.AgentID = identifier(r.AgentID)
+	r.AgentType = identifier(r.AgentType)
+	r.ToolUseID = identifier(r.ToolUseID)
+	r.ToolName = identifier(r.ToolName)
 	return r
+}
+
+// MaxIdentifier bounds an identifier field (session, agent, tool use, tool name).
+const MaxIdentifier = 128
+
+// identifier is s when it is 1 to MaxIdentifier bytes of ASCII letters, digits and
+// . _ - : @ /, else "" (the field is then left out).
+func identifier(s string) string {
+	if s == "" || len(s) > MaxIdentifier {
+		return ""
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case c == '.' || c == '_' || c == '-' || c == ':' || c == '@' || c == '/':
+		default:
+			return ""
+		}
+	}
+	return s
 }
 
 // validate rejects records that would corrupt the enums readers count on.
@@ -111,6 +140,10 @@ func (r Record) validate() error {
 	case "", DecisionAllow, DecisionDeny, DecisionAsk, DecisionHostDefault:
 	default:
 		return fmt.Errorf("audit: permission_decision %q is not one of allow, deny, ask, host-default", r.PermissionDecision)
+	}
+	if r.ResultStatus != nil && !isStatusWord(*r.ResultStatus) {
+		// The value is not echoed: a string that is not a status word may be anything.
+		return fmt.Errorf("audit: result_status (%d bytes) is not a status word (1 to %d lowercase ASCII letters, digits or underscores)", len(*r.ResultStatus), MaxStatusWord)
 	}
 	if r.SafetyClass != "" {
 		if _, ok := tools.ParseClass(r.SafetyClass); !ok {

@@ -1,13 +1,15 @@
 package audit
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
 )
 
-// Summary is the audit summary of a list of records (discovery.md §4.8). JSON names are
-// the reference's keys.
+// Summary is the audit summary of a list of records, counted in calls (docs/audit.md,
+// "The Stop summary"). JSON names are the contract's keys; total_events is the number
+// of calls.
 type Summary struct {
 	TotalEvents            int            `json:"total_events"`
 	EventTypes             map[string]int `json:"event_types"`
@@ -33,12 +35,18 @@ func IsFailure(ev map[string]any) bool {
 	return ev["success"] == false
 }
 
-// Summarize counts events. Outcome counters count only the five legal values;
-// external_process_started counts execution_started === true whatever the outcome; a
-// permission denial counts only as a denial.
+// Summarize counts calls, not records: with the hooks installed one call leaves up to
+// three records (the gate's PreToolUse, the server's tools/call, the trace hook's
+// PostToolUse), and each call is counted once (groupCalls). A call's event type, tool
+// and outcome are those of its representative record; outcome counters count only the
+// five legal values; external_process_started counts calls with execution_started ===
+// true whatever the outcome; a call any of whose records is a denial counts once as a
+// denial.
 func Summarize(events []map[string]any) Summary {
-	s := Summary{TotalEvents: len(events), EventTypes: map[string]int{}, Tools: map[string]int{}}
-	for _, ev := range events {
+	s := Summary{EventTypes: map[string]int{}, Tools: map[string]int{}}
+	for _, c := range groupCalls(events) {
+		ev := events[c.rep]
+		s.TotalEvents++
 		name, _ := ev["event"].(string)
 		if name == "" {
 			name = "unknown"
@@ -65,7 +73,7 @@ func Summarize(events []map[string]any) Summary {
 		if ev["execution_started"] == true {
 			s.ExternalProcessStarted++
 		}
-		if ev["permission_denied"] == true {
+		if c.denied {
 			s.PermissionDenials++
 			s.LastDeniedTool = tool
 		}
@@ -73,13 +81,144 @@ func Summarize(events []map[string]any) Summary {
 	return s
 }
 
-// CodexMessage is the Codex Stop hook's systemMessage text (hosts.md §2.6).
+// call is one call as the summary counts it: the index of its representative record
+// and whether any of its records is a permission denial.
+type call struct {
+	rep    int
+	denied bool
+}
+
+// Kinds of record, by lifecycle event.
+const (
+	kindOther    = iota // legacy or unknown events: each record a call of its own
+	kindDecision        // PreToolUse, PermissionRequest: a permission decision
+	kindHook            // PostToolUse, PostToolUseFailure: the trace hook's completion
+	kindServer          // tools/call: the server's completion
+)
+
+func recordKind(ev map[string]any) int {
+	name, _ := ev["lifecycle_event"].(string)
+	if name == "" {
+		name, _ = ev["event"].(string)
+	}
+	switch name {
+	case EventPreToolUse, EventPermissionRequest:
+		return kindDecision
+	case EventPostToolUse, EventPostToolUseFailure:
+		return kindHook
+	case EventToolCall:
+		return kindServer
+	}
+	return kindOther
+}
+
+// callKey names a call across records: its session and the host's tool_use_id.
+type callKey struct{ session, useID string }
+
+func keyOf(ev map[string]any) callKey {
+	s, _ := ev["session_id"].(string)
+	u, _ := ev["tool_use_id"].(string)
+	return callKey{s, u}
+}
+
+// groupCalls recognises the records of one call (docs/audit.md, "The Stop summary"):
+//
+//   - Every completion record is one call. Completions are the trace hook's
+//     (PostToolUse, PostToolUseFailure) and the server's (tools/call).
+//   - Where both kinds exist they describe the same calls, and the hook's are counted:
+//     they carry the host's tool_use_id, which pairs them with the gate's decisions. A
+//     server record is left out when it has a tool_use_id that a hook completion of its
+//     session has, or, without one, when its session has hook completions at all; a
+//     server record without a session (the server could not learn it) is left out when
+//     any hook completion is summarised.
+//   - A decision record (PreToolUse, PermissionRequest) with a tool_use_id that a
+//     completion of its session has belongs to that call: it adds the denial, if it is
+//     one, and nothing else. Decisions that share a tool_use_id and no completion are one
+//     call (a denied call, or one that never ran); a decision without a tool_use_id is a
+//     call of its own (the host's own tools, such as Bash, only ever have a decision).
+//   - Any other record is a call of its own.
+//
+// Two completions with the same tool_use_id stay two calls: a host never reuses one,
+// and counting a record too many is better than hiding a call.
+// The calls are returned in the order of their representative records: the
+// completion, or a decision-only call's last decision.
+func groupCalls(events []map[string]any) []call {
+	hookSessions := map[string]bool{}
+	hookIDs := map[callKey]bool{}
+	anyHook := false
+	for _, ev := range events {
+		if recordKind(ev) == kindHook {
+			k := keyOf(ev)
+			anyHook = true
+			hookSessions[k.session] = true
+			if k.useID != "" {
+				hookIDs[k] = true
+			}
+		}
+	}
+	shadowed := func(ev map[string]any) bool {
+		k := keyOf(ev)
+		if k.useID != "" {
+			return hookIDs[k]
+		}
+		return hookSessions[k.session] || (k.session == "" && anyHook)
+	}
+	var calls []call
+	completion := map[callKey]int{} // first completion call of each key
+	for i, ev := range events {
+		switch recordKind(ev) {
+		case kindHook:
+		case kindServer:
+			if shadowed(ev) {
+				continue
+			}
+		default:
+			continue
+		}
+		if k := keyOf(ev); k.useID != "" {
+			if _, seen := completion[k]; !seen {
+				completion[k] = len(calls)
+			}
+		}
+		calls = append(calls, call{rep: i})
+	}
+	decisionOnly := map[callKey]int{}
+	for i, ev := range events {
+		switch recordKind(ev) {
+		case kindOther:
+			calls = append(calls, call{rep: i})
+			continue
+		case kindDecision:
+		default:
+			continue
+		}
+		denied := ev["permission_denied"] == true
+		k := keyOf(ev)
+		if k.useID != "" {
+			if c, ok := completion[k]; ok {
+				calls[c].denied = calls[c].denied || denied
+				continue
+			}
+			if c, ok := decisionOnly[k]; ok {
+				calls[c].rep = i
+				calls[c].denied = calls[c].denied || denied
+				continue
+			}
+			decisionOnly[k] = len(calls)
+		}
+		calls = append(calls, call{rep: i, denied: denied})
+	}
+	slices.SortStableFunc(calls, func(a, b call) int { return cmp.Compare(a.rep, b.rep) })
+	return calls
+}
+
+// CodexMessage is the Codex Stop hook's systemMessage text (docs/audit.md, "The Stop summary").
 func (s Summary) CodexMessage() string {
 	return fmt.Sprintf("Windows Dev Agent session audit: events=%d, execution_succeeded=%d, execution_failed=%d, execution_unknown=%d, not_executed=%d, external_process_started=%d, permission_denials=%d.",
 		s.TotalEvents, s.ExecutionSucceeded, s.ExecutionFailed, s.ExecutionUnknown, s.NotExecuted, s.ExternalProcessStarted, s.PermissionDenials)
 }
 
-// Text is the Claude Stop report (discovery.md §4.8): "Session Audit" when scoped to one
+// Text is the Claude Stop report (docs/audit.md): "Session Audit" when scoped to one
 // session, "Persistent Audit History" otherwise.
 func (s Summary) Text(scoped bool) string {
 	var b strings.Builder

@@ -1,10 +1,14 @@
 package audit
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/windows-dev-agent/wda/internal/testkit"
+	"github.com/windows-dev-agent/wda/tools"
 )
 
 func TestSummarize(t *testing.T) {
@@ -89,4 +93,147 @@ func TestSessionReportNeverMixesSessions(t *testing.T) {
 	if strings.Contains(s.Text(true), "secret_other_tool") {
 		t.Error("another session's tool name is in the report")
 	}
+}
+
+const claudeRun = "mcp__plugin_windows-dev-agent_windows-dev-agent__capability_run"
+
+// A call of capability_run as each writer records it (the shapes the gate, the
+// trace hook and the server's sink write).
+func gateRecord(session, useID, tool, decision string) Record {
+	denied := decision == DecisionDeny
+	return Record{Event: EventPreToolUse, ExecutionOutcome: NotApplicable, PermissionDenied: &denied, PermissionDecision: decision,
+		SafetyClass: "approval-required", SessionID: session, ToolName: tool, ToolUseID: useID}
+}
+
+func traceRecord(session, useID, tool string) Record {
+	in := FromToolInput(EventPostToolUse, tool, obj{"execute": true}, obj{"status": "completed", "succeeded": true, "execution_started": true})
+	return Record{Event: EventPostToolUse, Success: new(true), ExecutionStarted: ExecutionStarted(in), ExecutionOutcome: Outcome(in),
+		ResultStatus: ResultStatus(in), SessionID: session, ToolName: tool, ToolUseID: useID, ErrorPresent: new(false)}
+}
+
+func serverRecord(session string) Record {
+	return FromCall(Call{Tool: "capability_run", Class: string(tools.ApprovalRequired), Host: "claude", SessionID: session,
+		Execute: true, PlanFirst: true, MayStartProcess: true,
+		Result: json.RawMessage(`{"status":"completed","succeeded":true,"execution_started":true}`)})
+}
+
+// TestSummaryCountsCalls is issue 14.9: three capability_run calls are three calls in
+// the Stop summary however many writers recorded each one.
+func TestSummaryCountsCalls(t *testing.T) {
+	three := func(each func(i int) []Record) []Record {
+		var out []Record
+		for i := range 3 {
+			out = append(out, each(i)...)
+		}
+		return out
+	}
+	uid := func(i int) string { return "toolu_" + itoa(i) }
+	tests := []struct {
+		name      string
+		records   []Record
+		scoped    Summary // of session S
+		unscopedN int     // calls in the whole history
+	}{
+		{"claude: gate, server without a session, trace", three(func(i int) []Record {
+			return []Record{gateRecord("S", uid(i), claudeRun, DecisionAsk), serverRecord(""), traceRecord("S", uid(i), claudeRun)}
+		}), Summary{TotalEvents: 3, EventTypes: map[string]int{"PostToolUse": 3}, Tools: map[string]int{claudeRun: 3},
+			ExecutionSucceeded: 3, ExternalProcessStarted: 3}, 3},
+		{"claude: the server knows the session", three(func(i int) []Record {
+			return []Record{gateRecord("S", uid(i), claudeRun, DecisionAsk), serverRecord("S"), traceRecord("S", uid(i), claudeRun)}
+		}), Summary{TotalEvents: 3, EventTypes: map[string]int{"PostToolUse": 3}, Tools: map[string]int{claudeRun: 3},
+			ExecutionSucceeded: 3, ExternalProcessStarted: 3}, 3},
+		{"codex: gate, permission request, server, trace", three(func(i int) []Record {
+			tool := "mcp__windows_dev_agent__capability_run"
+			pr := gateRecord("S", uid(i), tool, DecisionHostDefault)
+			pr.Event = EventPermissionRequest
+			return []Record{gateRecord("S", uid(i), tool, DecisionHostDefault), pr, serverRecord(""), traceRecord("S", uid(i), tool)}
+		}), Summary{TotalEvents: 3, EventTypes: map[string]int{"PostToolUse": 3}, Tools: map[string]int{"mcp__windows_dev_agent__capability_run": 3},
+			ExecutionSucceeded: 3, ExternalProcessStarted: 3}, 3},
+		{"server only (no hooks installed)", three(func(int) []Record { return []Record{serverRecord("S")} }),
+			Summary{TotalEvents: 3, EventTypes: map[string]int{"tools/call": 3}, Tools: map[string]int{"capability_run": 3},
+				ExecutionSucceeded: 3, ExternalProcessStarted: 3}, 3},
+		{"hooks only", three(func(i int) []Record {
+			return []Record{gateRecord("S", uid(i), claudeRun, DecisionAsk), traceRecord("S", uid(i), claudeRun)}
+		}), Summary{TotalEvents: 3, EventTypes: map[string]int{"PostToolUse": 3}, Tools: map[string]int{claudeRun: 3},
+			ExecutionSucceeded: 3, ExternalProcessStarted: 3}, 3},
+		{"one call denied, two run", three(func(i int) []Record {
+			if i == 1 {
+				return []Record{gateRecord("S", uid(i), claudeRun, DecisionDeny)}
+			}
+			return []Record{gateRecord("S", uid(i), claudeRun, DecisionAsk), serverRecord(""), traceRecord("S", uid(i), claudeRun)}
+		}), Summary{TotalEvents: 3, EventTypes: map[string]int{"PostToolUse": 2, "PreToolUse": 1}, Tools: map[string]int{claudeRun: 3},
+			ExecutionSucceeded: 2, NotApplicable: 1, ExternalProcessStarted: 2, PermissionDenials: 1, LastDeniedTool: claudeRun}, 3},
+		{"an asked call the user declined never completes", three(func(i int) []Record {
+			if i == 2 {
+				return []Record{gateRecord("S", uid(i), claudeRun, DecisionAsk)}
+			}
+			return []Record{gateRecord("S", uid(i), claudeRun, DecisionAsk), traceRecord("S", uid(i), claudeRun)}
+		}), Summary{TotalEvents: 3, EventTypes: map[string]int{"PostToolUse": 2, "PreToolUse": 1}, Tools: map[string]int{claudeRun: 3},
+			ExecutionSucceeded: 2, NotApplicable: 1, ExternalProcessStarted: 2}, 3},
+		{"the host's own tools have only a decision", three(func(i int) []Record {
+			return []Record{gateRecord("S", "", "Bash", DecisionHostDefault)}
+		}), Summary{TotalEvents: 3, EventTypes: map[string]int{"PreToolUse": 3}, Tools: map[string]int{"Bash": 3}, NotApplicable: 3}, 3},
+		{"another session's calls are its own", three(func(i int) []Record {
+			return []Record{gateRecord("S", uid(i), claudeRun, DecisionAsk), traceRecord("S", uid(i), claudeRun),
+				gateRecord("T", uid(i), claudeRun, DecisionAsk), traceRecord("T", uid(i), claudeRun)}
+		}), Summary{TotalEvents: 3, EventTypes: map[string]int{"PostToolUse": 3}, Tools: map[string]int{claudeRun: 3},
+			ExecutionSucceeded: 3, ExternalProcessStarted: 3}, 6},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for _, r := range tt.records {
+				if err := Append(dir, r); err != nil {
+					t.Fatal(err)
+				}
+			}
+			evs, err := ReadSession(dir, "S")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(tt.scoped, Summarize(evs)); d != "" {
+				t.Errorf("session summary (-want +got):\n%s", d)
+			}
+			all, err := Read(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := Summarize(all).TotalEvents; n != tt.unscopedN {
+				t.Errorf("history summary counts %d calls, want %d", n, tt.unscopedN)
+			}
+		})
+	}
+}
+
+// TestGroupCallsServerPairing: a server record that carries the host's tool_use_id
+// pairs exactly; one whose id no hook completion has is a call of its own even when
+// hook records exist.
+func TestGroupCallsServerPairing(t *testing.T) {
+	paired := serverRecord("S")
+	paired.ToolUseID = "u1"
+	lone := serverRecord("S")
+	lone.ToolUseID = "u9"
+	var evs []map[string]any
+	for _, r := range []Record{gateRecord("S", "u1", claudeRun, DecisionAsk), paired, traceRecord("S", "u1", claudeRun), lone} {
+		line, err := r.normalize(fixedNow).line()
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs = append(evs, ParseLines(line)...)
+	}
+	if d := cmp.Diff([]call{{rep: 2}, {rep: 3}}, groupCalls(evs), cmp.AllowUnexported(call{})); d != "" {
+		t.Errorf("calls (-want +got):\n%s", d)
+	}
+}
+
+// TestStopReportGolden pins the Stop reports of a fixture session (three
+// capability_run calls, recorded by the gate, the server and the trace hook, one call
+// denied, plus a Bash command) in testdata/stop.golden.
+func TestStopReportGolden(t *testing.T) {
+	evs, err := ReadSession("testdata/calls", "S")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Summarize(evs)
+	testkit.Golden(t, "testdata/stop.golden", []byte(s.Text(true)+"\n"+s.CodexMessage()+"\n"), *update)
 }

@@ -22,6 +22,10 @@ type Capability struct {
 	Tags   []string
 	// Tools are in preference order; the first whose executable resolves is used.
 	Tools []Tool
+	// ProjectFiles are the project files (or facts inside them, "file#key") whose
+	// presence in the project's root shows the capability is the project's own
+	// (docs/catalog.md, "project_files"). workflow_plan uses them as route evidence.
+	ProjectFiles []string
 }
 
 // ToolNames returns the configured tool names in preference order.
@@ -35,6 +39,7 @@ func (c Capability) ToolNames() []string {
 
 func (c Capability) clone() Capability {
 	c.Tags = slices.Clone(c.Tags)
+	c.ProjectFiles = slices.Clone(c.ProjectFiles)
 	tools := make([]Tool, len(c.Tools))
 	for i, t := range c.Tools {
 		tools[i] = Tool{Name: t.Name, Argv: slices.Clone(t.Argv)}

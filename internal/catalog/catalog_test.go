@@ -16,26 +16,44 @@ func TestShippedCatalog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"inspect-git", "lint-python", "lint-javascript", "test-python", "test-dotnet",
-		"build-dotnet", "create-pr", "test-go", "build-go"}
+	want := []string{"inspect-git", "log-git", "diff-git", "create-pr", "test-go", "build-go", "vet-go", "test-dotnet", "build-dotnet", "build-msbuild", "test-python", "lint-python", "lint-pylint", "lint-javascript", "test-npm", "lint-npm", "build-npm", "test-cargo", "build-cargo", "configure-cmake", "build-cmake"}
 	if diff := cmp.Diff(want, c.IDs()); diff != "" {
 		t.Fatalf("ids (-want +got):\n%s", diff)
 	}
 	type row struct {
-		Safety tools.Class
-		Tags   []string
-		Tools  []catalog.Tool
+		Safety       tools.Class
+		Tags         []string
+		Tools        []catalog.Tool
+		ProjectFiles []string
 	}
+	// The safety classes are the reviewed ones of docs/catalog.md: read-only only for
+	// what cannot change anything, reversible for builds, tests and lints that write
+	// build output or caches, approval-required for anything that publishes.
 	wantCaps := map[string]row{
-		"inspect-git":     {tools.ReadOnly, []string{"git", "inspection"}, []catalog.Tool{{"git", []string{"git", "status", "--short", "--branch"}}}},
-		"lint-python":     {tools.Reversible, []string{"python", "lint"}, []catalog.Tool{{"ruff", []string{"ruff", "check", "."}}, {"pylint", []string{"pylint", "."}}}},
-		"lint-javascript": {tools.Reversible, []string{"javascript", "typescript", "lint"}, []catalog.Tool{{"eslint", []string{"eslint", "."}}, {"dprint", []string{"dprint", "check"}}}},
-		"test-python":     {tools.Reversible, []string{"python", "test"}, []catalog.Tool{{"pytest", []string{"pytest"}}}},
-		"test-dotnet":     {tools.Reversible, []string{"dotnet", "test"}, []catalog.Tool{{"dotnet", []string{"dotnet", "test"}}}},
-		"build-dotnet":    {tools.Reversible, []string{"dotnet", "build"}, []catalog.Tool{{"dotnet", []string{"dotnet", "build"}}}},
-		"create-pr":       {tools.ApprovalRequired, []string{"git", "github", "publish"}, []catalog.Tool{{"gh", []string{"gh", "pr", "create", "--fill"}}}},
-		"test-go":         {tools.Reversible, []string{"go", "test"}, []catalog.Tool{{"go", []string{"go", "test", "./..."}}}},
-		"build-go":        {tools.Reversible, []string{"go", "build"}, []catalog.Tool{{"go", []string{"go", "build", "./..."}}}},
+		"inspect-git":     {tools.ReadOnly, []string{"git", "status", "inspection", "branch"}, []catalog.Tool{{"git", []string{"git", "--no-optional-locks", "-c", "core.fsmonitor=false", "status", "--short", "--branch"}}}, []string{".git"}},
+		"log-git":         {tools.ReadOnly, []string{"git", "log", "history", "commits"}, []catalog.Tool{{"git", []string{"git", "--no-optional-locks", "log", "--oneline", "--decorate", "--max-count=30"}}}, []string{".git"}},
+		"diff-git":        {tools.ReadOnly, []string{"git", "diff", "changes", "patch"}, []catalog.Tool{{"git", []string{"git", "--no-optional-locks", "-c", "core.fsmonitor=false", "diff", "--no-ext-diff", "--no-textconv"}}}, []string{".git"}},
+		"create-pr":       {tools.ApprovalRequired, []string{"git", "github", "gh", "pr", "pull-request", "publish"}, []catalog.Tool{{"gh", []string{"gh", "pr", "create", "--fill"}}}, nil},
+		"test-go":         {tools.Reversible, []string{"go", "golang", "test"}, []catalog.Tool{{"go", []string{"go", "test", "./..."}}}, []string{"go.mod", "go.work"}},
+		"build-go":        {tools.Reversible, []string{"go", "golang", "build", "compile"}, []catalog.Tool{{"go", []string{"go", "build", "./..."}}}, []string{"go.mod", "go.work"}},
+		"vet-go":          {tools.Reversible, []string{"go", "golang", "vet", "lint", "check"}, []catalog.Tool{{"go", []string{"go", "vet", "./..."}}}, []string{"go.mod", "go.work"}},
+		"test-dotnet":     {tools.Reversible, []string{"dotnet", "csharp", "fsharp", "solution", "test"}, []catalog.Tool{{"dotnet", []string{"dotnet", "test"}}}, []string{"*.sln", "*.slnx", "*.csproj", "*.fsproj", "*.vbproj", "global.json"}},
+		"build-dotnet":    {tools.Reversible, []string{"dotnet", "csharp", "fsharp", "solution", "build", "compile"}, []catalog.Tool{{"dotnet", []string{"dotnet", "build"}}}, []string{"*.sln", "*.slnx", "*.csproj", "*.fsproj", "*.vbproj", "global.json"}},
+		"build-msbuild":   {tools.Reversible, []string{"msbuild", "visual-studio", "vcxproj", "c++", "cpp", "solution", "build", "compile"}, []catalog.Tool{{"msbuild", []string{"msbuild", "-nologo", "-restore"}}}, []string{"*.vcxproj"}},
+		"test-python":     {tools.Reversible, []string{"python", "pytest", "test"}, []catalog.Tool{{"pytest", []string{"pytest"}}}, []string{"pytest.ini", "conftest.py", "pyproject.toml", "setup.cfg", "tox.ini", "setup.py"}},
+		"lint-python":     {tools.Reversible, []string{"python", "ruff", "lint"}, []catalog.Tool{{"ruff", []string{"ruff", "check", "."}}}, []string{"ruff.toml", ".ruff.toml", "pyproject.toml#tool.ruff"}},
+		"lint-pylint":     {tools.Reversible, []string{"pylint", "lint"}, []catalog.Tool{{"pylint", []string{"pylint", "--recursive=y", "."}}}, []string{".pylintrc", "pylintrc", "pyproject.toml#tool.pylint"}},
+		"lint-javascript": {tools.Reversible, []string{"eslint", "javascript", "typescript", "lint"}, []catalog.Tool{{"eslint", []string{"eslint", "."}}}, []string{"eslint.config.*", ".eslintrc*", "package.json#eslintConfig", "package.json#devDependencies.eslint"}},
+		"test-npm":        {tools.Reversible, []string{"npm", "node", "nodejs", "javascript", "typescript", "script", "test"}, []catalog.Tool{{"npm", []string{"npm", "test"}}}, []string{"package.json#scripts.test"}},
+		"lint-npm":        {tools.Reversible, []string{"npm", "node", "nodejs", "script", "lint"}, []catalog.Tool{{"npm", []string{"npm", "run", "lint"}}}, []string{"package.json#scripts.lint"}},
+		"build-npm":       {tools.Reversible, []string{"npm", "node", "nodejs", "javascript", "typescript", "script", "build"}, []catalog.Tool{{"npm", []string{"npm", "run", "build"}}}, []string{"package.json#scripts.build"}},
+		"test-cargo":      {tools.Reversible, []string{"rust", "cargo", "test"}, []catalog.Tool{{"cargo", []string{"cargo", "test"}}}, []string{"Cargo.toml"}},
+		"build-cargo":     {tools.Reversible, []string{"rust", "cargo", "build", "compile"}, []catalog.Tool{{"cargo", []string{"cargo", "build"}}}, []string{"Cargo.toml"}},
+		"configure-cmake": {tools.Reversible, []string{"cmake", "configure", "c++", "cpp"}, []catalog.Tool{{"cmake", []string{"cmake", "-S", ".", "-B", "build"}}}, []string{"CMakeLists.txt"}},
+		"build-cmake":     {tools.Reversible, []string{"cmake", "c++", "cpp", "build", "compile"}, []catalog.Tool{{"cmake", []string{"cmake", "--build", "build"}}}, []string{"CMakeLists.txt"}},
+	}
+	if len(wantCaps) != len(want) {
+		t.Fatalf("%d rows for %d ids", len(wantCaps), len(want))
 	}
 	for id, w := range wantCaps {
 		cp, ok := c.Get(id)
@@ -45,7 +63,7 @@ func TestShippedCatalog(t *testing.T) {
 		if cp.ID != id || cp.Description == "" {
 			t.Errorf("%s: id %q description %q", id, cp.ID, cp.Description)
 		}
-		if diff := cmp.Diff(w, row{cp.Safety, cp.Tags, cp.Tools}); diff != "" {
+		if diff := cmp.Diff(w, row{cp.Safety, cp.Tags, cp.Tools, cp.ProjectFiles}); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", id, diff)
 		}
 	}
@@ -59,12 +77,13 @@ alpha:
   safety: read-only
   tools: [{name: a, argv: [a, "--flag", "two words"]}]
 mid: {"description": "json style", "safety": "forbidden", "tags": ["x"], "tools": [{"name": "m", "argv": ["m"]}]}
+files: {description: f, tools: [{name: f, argv: [f]}], project_files: [go.mod, "*.sln", "package.json#scripts.test", "setup.cfg#tool:pytest", "Cargo.toml#workspace.members"]}
 `
 	c, err := catalog.Load([]byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]string{"zeta", "alpha", "mid"}, c.IDs()); diff != "" {
+	if diff := cmp.Diff([]string{"zeta", "alpha", "mid", "files"}, c.IDs()); diff != "" {
 		t.Fatalf("order (-want +got):\n%s", diff)
 	}
 	z, _ := c.Get("zeta")
@@ -79,23 +98,31 @@ mid: {"description": "json style", "safety": "forbidden", "tags": ["x"], "tools"
 	if m.Safety != tools.Forbidden {
 		t.Errorf("mid safety = %q", m.Safety)
 	}
+	if z.ProjectFiles != nil {
+		t.Errorf("absent project_files = %q", z.ProjectFiles)
+	}
+	fl, _ := c.Get("files")
+	if diff := cmp.Diff([]string{"go.mod", "*.sln", "package.json#scripts.test", "setup.cfg#tool:pytest", "Cargo.toml#workspace.members"}, fl.ProjectFiles); diff != "" {
+		t.Errorf("project_files (-want +got):\n%s", diff)
+	}
 	if _, ok := c.Get("nope"); ok {
 		t.Error("Get of an unknown id succeeded")
 	}
 }
 
 func TestGetReturnsCopies(t *testing.T) {
-	c, err := catalog.Load([]byte("a: {description: d, tags: [t], tools: [{name: tl, argv: [tl]}]}"))
+	c, err := catalog.Load([]byte("a: {description: d, tags: [t], tools: [{name: tl, argv: [tl]}], project_files: [go.mod]}"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	cp, _ := c.Get("a")
 	cp.Tags[0] = "changed"
+	cp.ProjectFiles[0] = "changed"
 	cp.Tools[0].Argv[0] = "changed"
 	ids := c.IDs()
 	ids[0] = "changed"
 	again, _ := c.Get("a")
-	if again.Tags[0] != "t" || again.Tools[0].Argv[0] != "tl" || c.IDs()[0] != "a" {
+	if again.Tags[0] != "t" || again.Tools[0].Argv[0] != "tl" || again.ProjectFiles[0] != "go.mod" || c.IDs()[0] != "a" {
 		t.Fatal("catalog was mutated through a returned value")
 	}
 }
@@ -138,6 +165,19 @@ func TestLoadErrors(t *testing.T) {
 		{"removed check_argv", "a: {description: d, tools: [{name: tl, argv: [tl], check_argv: [tl, --version]}]}", []string{`capability "a"`, "tools[0]", `unknown field "check_argv"`}},
 		{"removed verify_argv", "a: {description: d, tools: [{name: tl, argv: [tl], verify_argv: [tl]}]}", []string{`capability "a"`, `unknown field "verify_argv"`}},
 		{"removed rollback_argv", "a: {description: d, tools: [{name: tl, argv: [tl], rollback_argv: [tl]}]}", []string{`capability "a"`, `unknown field "rollback_argv"`}},
+		{"project_files not list", "a: {description: d, project_files: go.mod, tools: [{name: tl, argv: [tl]}]}", []string{`capability "a"`, "project_files"}},
+		{"project_files blank", "a: {description: d, project_files: [''], tools: [{name: tl, argv: [tl]}]}", []string{`capability "a"`, "project_files[0]", "non-empty"}},
+		{"project_files spaced", "a: {description: d, project_files: [' go.mod'], tools: [{name: tl, argv: [tl]}]}", []string{`capability "a"`, "project_files[0]", "surrounding spaces"}},
+		{"project_files path", "a: {description: d, project_files: [src/go.mod], tools: [{name: tl, argv: [tl]}]}", []string{`capability "a"`, "project_files[0]", "not a path"}},
+		{"project_files parent", "a: {description: d, project_files: [go.mod, ..], tools: [{name: tl, argv: [tl]}]}", []string{`capability "a"`, "project_files[1]", "root"}},
+		{"project_files backslash", `a: {description: d, project_files: ['..\x'], tools: [{name: tl, argv: [tl]}]}`, []string{`capability "a"`, "project_files[0]", "not a path"}},
+		{"project_files drive", "a: {description: d, project_files: ['C:go.mod'], tools: [{name: tl, argv: [tl]}]}", []string{`capability "a"`, "project_files[0]", "not a path"}},
+		{"project_files bad glob", "a: {description: d, project_files: ['[x'], tools: [{name: tl, argv: [tl]}]}", []string{`capability "a"`, "project_files[0]", "pattern"}},
+		{"fact of a glob", "a: {description: d, project_files: ['*.json#scripts.test'], tools: [{name: tl, argv: [tl]}]}", []string{`capability "a"`, "project_files[0]", "literal file name"}},
+		{"fact of unreadable kind", "a: {description: d, project_files: ['go.mod#module'], tools: [{name: tl, argv: [tl]}]}", []string{`capability "a"`, "project_files[0]", ".json, .toml"}},
+		{"fact empty key", "a: {description: d, project_files: ['package.json#'], tools: [{name: tl, argv: [tl]}]}", []string{`capability "a"`, "project_files[0]", "invalid key"}},
+		{"fact empty part", "a: {description: d, project_files: ['package.json#scripts..test'], tools: [{name: tl, argv: [tl]}]}", []string{`capability "a"`, "project_files[0]", "invalid key"}},
+		{"fact too long", "a: {description: d, project_files: ['package.json#" + strings.Repeat("k", 200) + "'], tools: [{name: tl, argv: [tl]}]}", []string{`capability "a"`, "project_files[0]", "at most 200"}},
 		{"error names later capability", "ok: {description: d, tools: [{name: tl, argv: [tl]}]}\nbad: {description: d, tools: []}", []string{`capability "bad"`, "tools"}},
 	}
 	for _, tt := range tests {

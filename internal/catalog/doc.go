@@ -1,12 +1,15 @@
 // Package catalog loads the capability catalog (capabilities.yaml): an ordered mapping
-// from capability id to {description, safety, tags, tools}.
+// from capability id to {description, safety, tags, tools, project_files}
+// (docs/catalog.md).
 //
 // Loading is strict and fails closed: the YAML is converted with sigs.k8s.io/yaml's
 // strict conversion (duplicate keys are errors), every object is decoded with unknown
 // fields disallowed (so the removed check_argv, verify_argv and rollback_argv fields are
 // load errors, not silently ignored), an unknown safety value is an error rather than a
-// default, and every error names the capability and the field. Capability ids keep the
-// order of the document.
+// default, a project_files entry that is not a root-level name (or names a fact of a
+// file whose kind cannot be read) is an error, and every error names the capability
+// and the field. Capability ids keep the order of the document.
 //
-// It must never resolve, fingerprint or run a tool: it only describes them.
+// It must never resolve, fingerprint or run a tool, nor read a project: it only
+// describes them.
 package catalog

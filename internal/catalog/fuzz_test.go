@@ -1,7 +1,11 @@
 package catalog_test
 
 import (
+	"encoding/json"
+	"path"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -17,6 +21,7 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte("a: {description: d, tools: [{name: tl, argv: [tl]}]}"))
 	f.Add([]byte("a: {description: d, safety: bogus, tools: [{name: tl, argv: [tl]}]}"))
 	f.Add([]byte("- not a mapping"))
+	f.Add([]byte("a: {description: d, tools: [{name: tl, argv: [tl]}], project_files: [go.mod, '*.sln', 'package.json#scripts.test']}"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		c, err := catalog.Load(src)
 		if err != nil {
@@ -28,17 +33,18 @@ func FuzzLoad(f *testing.F) {
 			Argv []string `json:"argv"`
 		}
 		type capOut struct {
-			Description string    `json:"description"`
-			Safety      string    `json:"safety"`
-			Tags        []string  `json:"tags,omitempty"`
-			Tools       []toolOut `json:"tools"`
+			Description  string    `json:"description"`
+			Safety       string    `json:"safety"`
+			Tags         []string  `json:"tags,omitempty"`
+			Tools        []toolOut `json:"tools"`
+			ProjectFiles []string  `json:"project_files,omitempty"`
 		}
 		// Round trip through a JSON object written key by key to keep order.
 		var buf []byte
 		buf = append(buf, '{')
 		for i, id := range c.IDs() {
 			cp, _ := c.Get(id)
-			out := capOut{Description: cp.Description, Safety: string(cp.Safety), Tags: cp.Tags}
+			out := capOut{Description: cp.Description, Safety: string(cp.Safety), Tags: cp.Tags, ProjectFiles: cp.ProjectFiles}
 			for _, tl := range cp.Tools {
 				out.Tools = append(out.Tools, toolOut{tl.Name, tl.Argv})
 			}
@@ -84,6 +90,9 @@ func check(t *testing.T, c *catalog.Catalog) {
 		default:
 			t.Fatalf("%s: safety %q", id, cp.Safety)
 		}
+		for _, pf := range cp.ProjectFiles {
+			checkProjectFile(t, id, pf)
+		}
 		for _, tl := range cp.Tools {
 			if tl.Name == "" || len(tl.Argv) == 0 {
 				t.Fatalf("%s: bad tool %+v", id, tl)
@@ -95,4 +104,53 @@ func check(t *testing.T, c *catalog.Catalog) {
 			}
 		}
 	}
+}
+
+// checkProjectFile asserts what the project scanner relies on for an accepted
+// project_files entry: a root-level name (never a path or a drive), a valid pattern, and
+// a fact only of a literal file whose kind can be read.
+func checkProjectFile(t *testing.T, id, pf string) {
+	t.Helper()
+	name, key := catalog.SplitProjectFile(pf)
+	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, "/\\:\x00") || strings.TrimSpace(pf) != pf {
+		t.Fatalf("%s: project_files entry %q escapes the root or is blank", id, pf)
+	}
+	if _, err := path.Match(name, ""); err != nil {
+		t.Fatalf("%s: project_files entry %q is not a valid pattern", id, pf)
+	}
+	if key != "" && (catalog.FactKind(name) == "" || strings.ContainsAny(name, "*?[") || strings.Contains(key, "..") ||
+		strings.HasPrefix(key, ".") || strings.HasSuffix(key, ".")) {
+		t.Fatalf("%s: project_files fact %q is not readable", id, pf)
+	}
+}
+
+// FuzzProjectFile checks that every project_files entry Load accepts satisfies the
+// scanner's assumptions, and that Load never panics on one.
+func FuzzProjectFile(f *testing.F) {
+	for _, s := range []string{"go.mod", "*.sln", "package.json#scripts.test", "pyproject.toml#tool.ruff",
+		"setup.cfg#tool:pytest", "../x", "a/b", "C:x", "x#", "#k", "go.mod#x", "*.json#k", "[", "a.json#k..l", " go.mod"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, pf string) {
+		if !utf8.ValidString(pf) {
+			return // JSON would carry it as U+FFFD; YAML catalogs are UTF-8
+		}
+		b, err := json.Marshal(map[string]any{"a": map[string]any{"description": "d",
+			"tools": []any{map[string]any{"name": "tl", "argv": []string{"tl"}}}, "project_files": []string{pf}}})
+		if err != nil {
+			return
+		}
+		c, err := catalog.Load(b)
+		if err != nil {
+			if !strings.Contains(err.Error(), "project_files[0]") && !strings.Contains(err.Error(), "not valid YAML") {
+				t.Fatalf("refusal does not name the field: %v", err)
+			}
+			return
+		}
+		cp, _ := c.Get("a")
+		if len(cp.ProjectFiles) != 1 || cp.ProjectFiles[0] != pf {
+			t.Fatalf("entry %q loaded as %q", pf, cp.ProjectFiles)
+		}
+		checkProjectFile(t, "a", pf)
+	})
 }

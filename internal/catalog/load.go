@@ -18,10 +18,11 @@ import (
 
 // spec is the wire form of one capability. Pointers tell absent from empty.
 type spec struct {
-	Description *string           `json:"description"`
-	Safety      *string           `json:"safety"`
-	Tags        []string          `json:"tags"`
-	Tools       []json.RawMessage `json:"tools"`
+	Description  *string           `json:"description"`
+	Safety       *string           `json:"safety"`
+	Tags         []string          `json:"tags"`
+	Tools        []json.RawMessage `json:"tools"`
+	ProjectFiles []string          `json:"project_files"`
 }
 
 type toolSpec struct {
@@ -120,6 +121,12 @@ func parseCapability(id string, raw json.RawMessage) (Capability, error) {
 			return Capability{}, fmt.Errorf("capability %q: field tags[%d] must be a non-empty string", id, i)
 		}
 	}
+	for i, pf := range s.ProjectFiles {
+		if err := checkProjectFile(pf); err != nil {
+			return Capability{}, fmt.Errorf("capability %q: field project_files[%d] %s", id, i, err)
+		}
+	}
+	cp.ProjectFiles = s.ProjectFiles
 	if len(s.Tools) == 0 {
 		return Capability{}, fmt.Errorf("capability %q: field tools must be a non-empty list of {name, argv}", id)
 	}
@@ -175,7 +182,7 @@ func describe(err error) string {
 	}
 	msg := err.Error()
 	if rest, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
-		return "unknown field " + rest + " (allowed: description, safety, tags, tools; tools entries: name, argv)"
+		return "unknown field " + rest + " (allowed: description, safety, tags, tools, project_files; tools entries: name, argv)"
 	}
 	return strings.TrimPrefix(msg, "json: ")
 }

@@ -8,10 +8,11 @@ import (
 
 	wda "github.com/windows-dev-agent/wda"
 	"github.com/windows-dev-agent/wda/host/hostenv"
+	"github.com/windows-dev-agent/wda/internal/platform/home"
 )
 
 // Hosts are the host names a command accepts, in the order help text lists them.
-var Hosts = []string{"claude", "codex", "generic"}
+var Hosts = []string{"claude", "codex", "copilot", "gemini", "mcpb", "generic"}
 
 // Environment variables read here, and nowhere else, to decide the session.
 const (
@@ -22,11 +23,17 @@ const (
 	ClaudePluginDataVar = "CLAUDE_PLUGIN_DATA"
 	// CodexHomeVar is Codex's home (default ~/.codex).
 	CodexHomeVar = "CODEX_HOME"
+	// CopilotPluginDataVar is the Copilot CLI's plugin data directory: set for both the
+	// MCP server and the hooks of an installed plugin (docs/hosts/copilot.md).
+	CopilotPluginDataVar = "COPILOT_PLUGIN_DATA"
+	// PluginDataVar is the Agent Plugins 1.0 data directory, set for the MCP server
+	// (Copilot's hooks get only COPILOT_PLUGIN_DATA).
+	PluginDataVar = "PLUGIN_DATA"
 )
 
 // Config is what a process decided at start-up.
 type Config struct {
-	// Host is "claude", "codex" or "generic".
+	// Host is one of Hosts.
 	Host string
 	// DataDir holds the cache, the audit log and sandbox bundles.
 	DataDir string
@@ -77,7 +84,8 @@ func validHost(h string) bool {
 // DataDir is the data directory of host when no flag names one
 // (docs/architecture.md, "Data directory"): WINDOWS_DEV_AGENT_DATA_DIR, else Claude's
 // CLAUDE_PLUGIN_DATA, else Codex's ${CODEX_HOME:-~/.codex}/plugins/data/windows-dev-agent,
-// else the user cache directory + windows-dev-agent.
+// else Copilot's COPILOT_PLUGIN_DATA or PLUGIN_DATA, else the user cache directory +
+// windows-dev-agent (Gemini CLI and MCPB hosts give no data directory).
 func DataDir(host string, getenv func(string) string) string {
 	if v := hostenv.Var(getenv, DataDirVar); v != "" {
 		return v
@@ -88,7 +96,15 @@ func DataDir(host string, getenv func(string) string) string {
 			return v
 		}
 	case "codex":
-		return filepath.Join(CodexHome(getenv), "plugins", "data", wda.ServerName)
+		if ch := CodexHome(getenv); ch != "" {
+			return filepath.Join(ch, "plugins", "data", wda.ServerName)
+		}
+	case "copilot":
+		for _, k := range []string{CopilotPluginDataVar, PluginDataVar} {
+			if v := hostenv.Var(getenv, k); v != "" {
+				return v
+			}
+		}
 	}
 	if d, err := os.UserCacheDir(); err == nil {
 		return filepath.Join(d, wda.ServerName)
@@ -96,22 +112,27 @@ func DataDir(host string, getenv func(string) string) string {
 	return filepath.Join(os.TempDir(), wda.ServerName)
 }
 
-// CodexHome is ${CODEX_HOME:-~/.codex} with a leading ~ expanded.
+// CodexHome is ${CODEX_HOME:-~/.codex} with a leading ~ expanded (home.Dir), or ""
+// when CODEX_HOME is unset and no home directory is known.
 func CodexHome(getenv func(string) string) string {
 	if v := hostenv.Var(getenv, CodexHomeVar); v != "" {
-		return hostenv.ExpandHome(v, getenv)
+		return home.Expand(v, getenv)
 	}
-	return filepath.Join(hostenv.Home(getenv), ".codex")
+	if h := home.Dir(getenv); h != "" {
+		return filepath.Join(h, ".codex")
+	}
+	return ""
 }
 
-// ProjectDir is the active project of host when no flag names one: Claude's comes only
-// from the host (WINDOWS_DEV_AGENT_PROJECT_DIR, set from ${CLAUDE_PROJECT_DIR});
-// Codex gives none (each call names its own); the generic host uses the variable,
-// else the current directory.
+// ProjectDir is the active project of host when no flag names one: Claude's and Gemini
+// CLI's come only from the host (WINDOWS_DEV_AGENT_PROJECT_DIR, set from
+// ${CLAUDE_PROJECT_DIR} or ${workspacePath}); Codex, Copilot and MCPB hosts give none
+// (each call names its own); the generic host uses the variable, else the current
+// directory. The current directory of a host-started server is the plugin's own
+// folder, never the project, so only the generic host falls back to it.
 func ProjectDir(host string, getenv func(string) string) string {
 	v := hostenv.Var(getenv, ProjectDirVar)
-	switch host {
-	case "claude", "codex":
+	if host != "generic" {
 		return v
 	}
 	if v != "" {

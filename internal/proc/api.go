@@ -1,38 +1,21 @@
 // Package proc owns process creation: it is the only package that may import os/exec
-// (monopoly_test.go enforces this for the whole module).
+// (monopoly_test.go enforces this for the whole module). docs/process-runner.md is its
+// contract; comments here cite it by section.
 //
 // Every child gets the null device as stdin, an explicit absolute argv[0] (never a
-// shell), an explicit cwd, bounded tail buffers for stdout/stderr, a timeout and
-// whole-tree termination (a process group on Unix, a kill-on-close Job Object on
-// Windows). Executables are bound to the identity reviewed in a plan (SHA-256 of the
-// file; on Windows also App Execution Alias reparse data and PowerShell scripts) and
-// held share-read-only from check to spawn on Windows.
+// shell), an explicit working directory, bounded tails of stdout/stderr, a timeout and
+// whole-tree termination (a process group plus a parent-death signal on Linux, a
+// process group on macOS, a kill-on-close Job Object on Windows). An executable is bound
+// to the identity reviewed in a plan: the runner starts exactly the bytes it checked or
+// refuses (docs/process-runner.md §3).
 //
 // It must never interpret a command string, consult the cwd or PATHEXT when resolving a
-// bare name, or run .bat/.cmd files.
-//
-// Decisions where the reference is silent or differs (README "Deliberate differences"):
-//   - Containment is the tree, not the process: on Windows the child is created
-//     suspended, assigned to a fresh JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE job and only
-//     then resumed, so no descendant can start outside it; on Unix it leads a new
-//     process group. A timeout or a cancelled context terminates the job or group;
-//     taskkill is never used. When the child exits normally, whatever is left of its
-//     tree is terminated too (what closing a kill-on-close job does anyway), so
-//     background descendants can neither outlive a run nor hold its pipes open.
-//   - Descendants that escaped the tree (Unix setsid) cannot keep readers alive: after
-//     a shared 2 s deadline the read ends are closed (on Windows os.File.Close cancels
-//     the blocked ReadFile with CancelIoEx) and the capture is reported incomplete.
-//   - Unix has no share modes: a seal there is an open descriptor whose bytes are
-//     hashed right before the spawn, which narrows but cannot close the window.
-//   - Windows children get CREATE_NO_WINDOW so a console program started by a
-//     console-less server does not flash a window; Launch (for GUI programs such as
-//     Windows Sandbox) gets only its own process group and is not in a job, so it
-//     survives the call that started it.
-//   - Return codes follow the subprocess convention: a Unix signal death is -signal.
+// bare name, run .bat/.cmd files, or let a child read the server's stdin.
 package proc
 
 import (
 	"context"
+	"os"
 	"time"
 )
 
@@ -46,7 +29,7 @@ const (
 // IdentityKind is how an executable's identity was fingerprinted.
 type IdentityKind string
 
-// Identity kinds (tools.md §6.2).
+// Identity kinds (docs/process-runner.md §3).
 const (
 	KindFile              IdentityKind = "file"
 	KindAppExecutionAlias IdentityKind = "app_execution_alias"
@@ -63,36 +46,69 @@ type Identity struct {
 type Request struct {
 	Argv []string // argv[0] must be absolute
 	Dir  string   // working directory; "" means the runner's own cwd is NOT used: it is an error
+	// DirHandle, when set, is an open directory that becomes the child's working
+	// directory itself, whatever path names it by now; Dir is then ignored. The caller
+	// keeps it open until Run or Launch returns (docs/process-runner.md §5).
+	DirHandle *os.File
 	// Timeout defaults to DefaultTimeout when zero.
 	Timeout time.Duration
 	// StdoutLimit/StderrLimit are tail sizes in bytes; zero means the default.
 	StdoutLimit, StderrLimit int
 	// Expected, when set, seals the run to this identity: a mismatch refuses to start.
-	// When nil the current identity is snapshotted and sealed anyway.
+	// When nil nothing is compared, but the file that was checked is still the one
+	// started wherever the platform allows it (docs/process-runner.md §3.1).
 	Expected *Identity
-	// Env is the child's environment; nil inherits the parent's.
+	// Env is the child's environment; nil inherits the parent's. On Unix PWD is always
+	// set to the child's working directory.
 	Env []string
+	// OnProgress, when set, is called about every ProgressInterval while the child runs,
+	// from one goroutine at a time and never after Run returns; it must not block
+	// (docs/process-runner.md §6). Launch ignores it.
+	OnProgress func(Progress)
+	// ProgressInterval defaults to DefaultProgressInterval when zero and is at least
+	// MinProgressInterval.
+	ProgressInterval time.Duration
 }
 
-// Receipt is the evidence of one run (tools.md §7.3). Field names are the JSON contract.
+// Progress is what a run has produced so far.
+type Progress struct {
+	Elapsed                  time.Duration // since the child started
+	StdoutBytes, StderrBytes int64         // bytes read from each stream, not the tails
+	// Tail is the latest line of output (the stream written last), at most
+	// ProgressTailLimit bytes of valid UTF-8 with control characters removed.
+	Tail string
+}
+
+// Progress defaults.
+const (
+	DefaultProgressInterval = time.Second
+	MinProgressInterval     = 100 * time.Millisecond
+	ProgressTailLimit       = 200
+)
+
+// Receipt is the evidence of one run (docs/process-runner.md §8). Field names are the
+// JSON contract.
 type Receipt struct {
-	Succeeded               bool     `json:"succeeded"`
-	ReturnCode              *int     `json:"returncode"`
-	Stdout                  string   `json:"stdout"`
-	Stderr                  string   `json:"stderr"`
-	Argv                    []string `json:"argv"`
-	ExecutionStarted        bool     `json:"execution_started"`
-	OutputCaptureComplete   bool     `json:"output_capture_complete"`
-	OutputCaptureSettled    bool     `json:"output_capture_settled"`
-	StdoutTruncated         bool     `json:"stdout_truncated"`
-	StderrTruncated         bool     `json:"stderr_truncated"`
-	TimedOut                bool     `json:"timed_out,omitempty"`
-	Error                   string   `json:"error,omitempty"`
-	LifecycleError          string   `json:"lifecycle_error,omitempty"`
-	IdentityMismatch        bool     `json:"identity_mismatch,omitempty"`
-	RuntimeIdentityMismatch bool     `json:"runtime_identity_mismatch,omitempty"`
-	IdentityInvalid         bool     `json:"identity_invalid,omitempty"`
-	IdentityUnavailable     bool     `json:"identity_unavailable,omitempty"`
+	Succeeded             bool     `json:"succeeded"`
+	ReturnCode            *int     `json:"returncode"`
+	Stdout                string   `json:"stdout"`
+	Stderr                string   `json:"stderr"`
+	Argv                  []string `json:"argv"`
+	ExecutionStarted      bool     `json:"execution_started"`
+	OutputCaptureComplete bool     `json:"output_capture_complete"`
+	OutputCaptureSettled  bool     `json:"output_capture_settled"`
+	StdoutTruncated       bool     `json:"stdout_truncated"`
+	StderrTruncated       bool     `json:"stderr_truncated"`
+	TimedOut              bool     `json:"timed_out,omitempty"`
+	// Cancelled: the caller's context ended the run (before or after the start); the
+	// outcome of the program is unknown, not a failure.
+	Cancelled               bool   `json:"cancelled,omitempty"`
+	Error                   string `json:"error,omitempty"`
+	LifecycleError          string `json:"lifecycle_error,omitempty"`
+	IdentityMismatch        bool   `json:"identity_mismatch,omitempty"`
+	RuntimeIdentityMismatch bool   `json:"runtime_identity_mismatch,omitempty"`
+	IdentityInvalid         bool   `json:"identity_invalid,omitempty"`
+	IdentityUnavailable     bool   `json:"identity_unavailable,omitempty"`
 }
 
 // StdoutWhole reports whether stdout may be used as evidence: the run succeeded in
@@ -112,7 +128,7 @@ type Runner interface {
 	Run(ctx context.Context, req Request) Receipt
 }
 
-// Resolver turns bare tool names into absolute executables (tools.md §7.1).
+// Resolver turns bare tool names into absolute executables (docs/process-runner.md §2).
 type Resolver interface {
 	Resolve(name string) (string, bool)
 }

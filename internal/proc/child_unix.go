@@ -12,15 +12,6 @@ import (
 // group, so kill(-pgid) reaches every descendant that did not leave it.
 type tree struct{ pgid int }
 
-// startContained starts cmd as the leader of a new process group.
-func startContained(cmd *exec.Cmd) (*osProcess, error) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	return newOSProcess(cmd, tree{pgid: cmd.Process.Pid}), nil
-}
-
 // waitAndSweep waits for the leader to exit, kills the rest of its group (descendants
 // must not outlive the run, like a kill-on-close Job Object), then reaps it. Where the
 // platform can wait without reaping, the group is killed while the leader's pid is
@@ -63,7 +54,3 @@ func exitCode(ps *os.ProcessState) int {
 	}
 	return ps.ExitCode()
 }
-
-// detach gives a launched (not run) child its own process group, so terminal signals
-// aimed at the server do not reach it.
-func detach(cmd *exec.Cmd) { cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} }

@@ -25,18 +25,20 @@ const stillActive = 259 // STILL_ACTIVE from GetExitCodeProcess
 
 // startContained creates the child suspended, puts it into a fresh kill-on-close job,
 // and only then lets its first thread run, so no descendant can be created outside the
-// job. If containment fails the child is terminated before it ever ran.
-func startContained(cmd *exec.Cmd) (*osProcess, error) {
+// job. If containment fails the child is terminated before it ever ran. The job handle
+// is the server's alone and is closed only when the run ends, so a server that dies
+// mid-run takes the whole tree with it (docs/process-runner.md §4.1).
+func startContained(cmd *exec.Cmd, _ *prepared) (*osProcess, *Receipt, error) {
 	job, err := newKillOnCloseJob()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{
 		CreationFlags: windows.CREATE_NEW_PROCESS_GROUP | windows.CREATE_SUSPENDED | windows.CREATE_NO_WINDOW,
 	}
 	if err := cmd.Start(); err != nil {
 		windows.CloseHandle(job)
-		return nil, err
+		return nil, nil, err
 	}
 	t := tree{job: job}
 	t.proc, err = windows.OpenProcess(windows.PROCESS_SET_QUOTA|windows.PROCESS_TERMINATE|
@@ -51,12 +53,14 @@ func startContained(cmd *exec.Cmd) (*osProcess, error) {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
 		t.close()
-		return nil, fmt.Errorf("process could not be contained in a job object: %w", err)
+		return nil, nil, fmt.Errorf("process could not be contained in a job object: %w", err)
 	}
-	return newOSProcess(cmd, t), nil
+	return newOSProcess(cmd, t), nil, nil
 }
 
 func newKillOnCloseJob() (windows.Handle, error) {
+	// No security attributes: the handle is not inheritable. A child holding a copy
+	// would keep the job open, so kill-on-close would no longer fire with the server.
 	job, err := windows.CreateJobObject(nil, nil)
 	if err != nil {
 		return 0, fmt.Errorf("CreateJobObject: %w", err)
@@ -140,8 +144,9 @@ func (t tree) close() {
 
 func exitCode(ps *os.ProcessState) int { return ps.ExitCode() }
 
-// detach gives a launched (not run) child its own console process group. It is not put
-// in a job: an interactive program must survive the call that started it.
-func detach(cmd *exec.Cmd) {
+// startDetached starts a launched (not run) child in its own console process group. It
+// is not put in a job: an interactive program must survive the call that started it.
+func startDetached(cmd *exec.Cmd, _ *prepared) (*Receipt, error) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{CreationFlags: windows.CREATE_NEW_PROCESS_GROUP}
+	return nil, cmd.Start()
 }

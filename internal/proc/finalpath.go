@@ -1,30 +1,20 @@
 package proc
 
-import "strings"
+import (
+	"strings"
 
-// stripFinalPathPrefix turns what GetFinalPathNameByHandleW returns into an ordinary
-// DOS path: \\?\C:\x becomes C:\x and \\?\UNC\server\share becomes \\server\share.
-// It is portable so the rule is tested everywhere.
-func stripFinalPathPrefix(p string) string {
-	switch {
-	case hasPrefixFold(p, `\\?\UNC\`):
-		return `\\` + p[len(`\\?\UNC\`):]
-	case strings.HasPrefix(p, `\\?\`):
-		return p[len(`\\?\`):]
-	}
-	return p
-}
+	"github.com/windows-dev-agent/wda/internal/platform/finalpath"
+)
 
-// finalPathMatches is the "exact path" rule of §6.3: the handle's final path must be
-// the requested absolute path, compared case-insensitively after both are cleaned of
-// trailing separators. Any symlink or junction along the way changes the final path
-// and therefore fails.
+// finalPathMatches is the "exact path" rule of docs/process-runner.md §3.4: the
+// handle's final path must be the requested absolute path, compared case-insensitively
+// after both are cleaned of the verbatim prefix (finalpath.StripVerbatim) and trailing
+// separators. Any symlink or junction along the way changes the final path and
+// therefore fails. It is Windows' rule, portable so it is tested everywhere; it asks
+// whether two spellings are one path, not whether one path lies inside another
+// (internal/platform/contain).
 func finalPathMatches(requested, final string) bool {
-	a := strings.TrimRight(stripFinalPathPrefix(requested), `\`)
-	b := strings.TrimRight(stripFinalPathPrefix(final), `\`)
+	a := strings.TrimRight(finalpath.StripVerbatim(requested), `\`)
+	b := strings.TrimRight(finalpath.StripVerbatim(final), `\`)
 	return a != "" && strings.EqualFold(a, b)
-}
-
-func hasPrefixFold(s, prefix string) bool {
-	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
 }

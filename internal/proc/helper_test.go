@@ -1,6 +1,8 @@
 package proc
 
 import (
+	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,6 +14,13 @@ import (
 	"testing"
 	"time"
 )
+
+// markerValue is stored once in the test binary's read-only data. Copies of the binary
+// that differ only in its last markerLen bytes (patched by markedCopies) tell a child
+// which bytes it is running: the value printed comes from the code actually mapped.
+var markerValue = "wda-proc-identity-marker:AAAAAAAAAAAAAAAA"
+
+const markerLen = 16
 
 // helperEnv switches the test binary into a helper program (see runHelper).
 const helperEnv = "PROC_TEST_HELPER"
@@ -40,6 +49,9 @@ func runHelper(mode string, args []string) int {
 		var b []byte
 		fmt.Sscanf(args[0], "%x", &b)
 		os.Stdout.Write(b)
+		return 0
+	case "marker": // print which copy of the test binary this is (see markerValue)
+		fmt.Print(markerValue[len(markerValue)-markerLen:])
 		return 0
 	case "exit":
 		n, _ := strconv.Atoi(args[0])
@@ -74,14 +86,63 @@ func runHelper(mode string, args []string) int {
 		}
 		time.Sleep(30 * time.Second)
 		return 0
-	case "grandchild": // start a grandchild holding our stdout/stderr, print its pid, hang
-		pid, err := spawnGrandchild(false)
+	case "hanglong": // hanglong ADDR: tell the test it is running, then sleep ten minutes
+		notify(args[0])
+		time.Sleep(10 * time.Minute)
+		return 0
+	case "grandchild": // grandchild [ADDR]: start a grandchild holding our stdout/stderr
+		// (telling ADDR its pid when it runs), print its pid, hang
+		pid, err := spawnGrandchild(false, args...)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 2
 		}
 		fmt.Println(pid)
 		time.Sleep(30 * time.Second)
+		return 0
+	case "escapehang": // escapehang ADDR: start a grandchild outside our process group
+		// holding our pipes (it tells ADDR its pid), then hang
+		if _, err := spawnGrandchild(true, args...); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		time.Sleep(30 * time.Second)
+		return 0
+	case "server": // server ADDR [MODE]: a stand-in MCP server running one long child
+		// (hang by default) through Run
+		mode := "hang"
+		if len(args) > 1 {
+			mode = args[1]
+		}
+		r := Run(context.Background(), Request{
+			Argv: []string{os.Args[0], args[0]}, Dir: os.TempDir(), Env: helperEnvFor(mode), Timeout: 20 * time.Minute,
+		})
+		fmt.Printf("%+v\n", r)
+		return 0
+	case "cwdinfo": // print the working directory, PWD and the identity of "."
+		wd, _ := os.Getwd()
+		fi, err := os.Stat(".")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		fmt.Printf("%s\n%s\n%s", wd, os.Getenv("PWD"), fileKey(fi))
+		return 0
+	case "self": // print argv[0] and the executable the kernel started
+		exe, _ := os.Executable()
+		fmt.Printf("%s\n%s", os.Args[0], exe)
+		return 0
+	case "progress": // progress ADDR: output in two steps, each released by a line from ADDR
+		c, err := net.Dial("tcp", args[0])
+		if err != nil {
+			return 2
+		}
+		defer c.Close()
+		in := bufio.NewReader(c)
+		os.Stderr.WriteString("warning: \x1b[33mcareful\x1b[0m\n")
+		in.ReadString('\n')
+		os.Stdout.WriteString("line one\nline two\rpartial\tthree")
+		in.ReadString('\n')
 		return 0
 	case "orphan": // start a grandchild holding our pipes, print its pid, exit at once
 		pid, err := spawnGrandchild(false)
@@ -104,13 +165,14 @@ func runHelper(mode string, args []string) int {
 	return 100
 }
 
-// spawnGrandchild starts the helper in hang mode with inherited stdout/stderr.
-func spawnGrandchild(escape bool) (int, error) {
+// spawnGrandchild starts the helper in hang mode (with args) with inherited
+// stdout/stderr.
+func spawnGrandchild(escape bool, args ...string) (int, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return 0, err
 	}
-	c := exec.Command(self)
+	c := exec.Command(self, args...)
 	c.Env = helperEnvFor("hang")
 	c.Stdout, c.Stderr = os.Stdout, os.Stderr
 	if escape {
@@ -122,12 +184,39 @@ func spawnGrandchild(escape bool) (int, error) {
 	return c.Process.Pid, nil
 }
 
+// notify tells the test at addr that this process runs, and its pid.
 func notify(addr string) {
 	c, err := net.Dial("tcp", addr)
 	if err == nil {
-		c.Write([]byte("started\n"))
+		fmt.Fprintf(c, "started %d\n", os.Getpid())
 		c.Close()
 	}
+}
+
+// notifications listens for helpers' notify calls; each received pid is sent on the
+// returned channel.
+func notifications(t *testing.T) (addr string, pids <-chan int) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Skip("no loopback listener:", err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	ch := make(chan int, 16)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			var pid int
+			if _, err := fmt.Fscanf(c, "started %d\n", &pid); err == nil {
+				ch <- pid
+			}
+			c.Close()
+		}
+	}()
+	return ln.Addr().String(), ch
 }
 
 // helperPath is the test binary, absolute.

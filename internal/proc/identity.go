@@ -42,8 +42,8 @@ func isPowerShellScript(path string) bool {
 	return strings.EqualFold(filepath.Ext(path), ".ps1")
 }
 
-// kindMatchesPath enforces §6.2: a .ps1 path must carry powershell_script and
-// powershell_script must name a .ps1 path.
+// kindMatchesPath enforces docs/process-runner.md §3.1: a .ps1 path must carry
+// powershell_script and powershell_script must name a .ps1 path.
 func kindMatchesPath(kind IdentityKind, path string) bool {
 	return (kind == KindPowerShellScript) == isPowerShellScript(path)
 }

@@ -3,6 +3,8 @@ package proc
 import (
 	"strings"
 	"testing"
+
+	"github.com/windows-dev-agent/wda/internal/platform/finalpath"
 )
 
 func TestValidIdentity(t *testing.T) {
@@ -72,19 +74,9 @@ func TestKindMatchesPath(t *testing.T) {
 	}
 }
 
-func TestFinalPath(t *testing.T) {
-	strip := []struct{ in, want string }{
-		{`\\?\C:\Windows\System32\cmd.exe`, `C:\Windows\System32\cmd.exe`},
-		{`\\?\UNC\server\share\x.exe`, `\\server\share\x.exe`},
-		{`\\?\unc\server\share\x.exe`, `\\server\share\x.exe`},
-		{`C:\plain`, `C:\plain`},
-		{`\\server\share`, `\\server\share`},
-	}
-	for _, tc := range strip {
-		if got := stripFinalPathPrefix(tc.in); got != tc.want {
-			t.Errorf("stripFinalPathPrefix(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
+// TestFinalPathMatches: the prefix rule itself is internal/platform/finalpath's
+// TestStripVerbatim.
+func TestFinalPathMatches(t *testing.T) {
 	match := []struct {
 		requested, final string
 		want             bool
@@ -114,8 +106,8 @@ func FuzzFinalPathMatches(f *testing.F) {
 		if got != finalPathMatches(final, requested) {
 			t.Fatalf("not symmetric: %q %q", requested, final)
 		}
-		a := strings.TrimRight(stripFinalPathPrefix(requested), `\`)
-		b := strings.TrimRight(stripFinalPathPrefix(final), `\`)
+		a := strings.TrimRight(finalpath.StripVerbatim(requested), `\`)
+		b := strings.TrimRight(finalpath.StripVerbatim(final), `\`)
 		if got && !strings.EqualFold(a, b) {
 			t.Fatalf("matched %q and %q", a, b)
 		}

@@ -1,9 +1,5 @@
 package proc
 
-import (
-	"os/exec"
-)
-
 // Launched is a process started by Launch and left running.
 type Launched struct {
 	PID int
@@ -32,16 +28,12 @@ func Launch(req Request) (*Launched, error) {
 	if refused != nil {
 		return nil, &LaunchError{Receipt: *refused}
 	}
-	cmd := &exec.Cmd{
-		Path: p.path,
-		Args: p.args,
-		Dir:  req.Dir,
-		Env:  req.Env,
-		// nil Stdin/Stdout/Stderr: os/exec connects each to the null device.
-	}
-	detach(cmd)
-	err := cmd.Start()
+	cmd := p.command() // nil Stdout/Stderr: os/exec connects them to the null device too
+	refused, err := startDetached(cmd, p)
 	p.release()
+	if refused != nil {
+		return nil, &LaunchError{Receipt: *refused}
+	}
 	if err != nil {
 		return nil, &LaunchError{Receipt: *refusal(argv, "Process could not be started: %v", err)}
 	}

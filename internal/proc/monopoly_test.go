@@ -47,8 +47,8 @@ func fakeProgramException(rel string) bool {
 	return filepath.ToSlash(rel) == "tools/internal/pmtest/fake.go"
 }
 
-// TestProcessCreationMonopoly: only internal/proc may create processes (tools.md §10.10,
-// §11). Every .go file of the module, tests included, is parsed.
+// TestProcessCreationMonopoly: only internal/proc may create processes
+// (docs/process-runner.md). Every .go file of the module, tests included, is parsed.
 func TestProcessCreationMonopoly(t *testing.T) {
 	root := moduleRoot(t)
 	violations, err := scanMonopoly(root)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -16,7 +17,7 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// underWine reports whether the tests run under Wine (wine.md §1).
+// underWine reports whether the tests run under Wine (ntdll exports wine_get_version).
 func underWine() bool {
 	return windows.NewLazySystemDLL("ntdll.dll").NewProc("wine_get_version").Find() == nil
 }
@@ -146,7 +147,7 @@ func TestPowerShellScriptArgv(t *testing.T) {
 	}
 
 	if underWine() {
-		t.Skip("Wine's powershell.exe is a stub that runs nothing (wine.md §4)")
+		t.Skip("Wine's powershell.exe is a stub that runs nothing")
 	}
 	r := Run(context.Background(), Request{Argv: argv, Dir: dir, Expected: &id})
 	if !r.Succeeded {
@@ -343,5 +344,61 @@ func TestSamePathWindows(t *testing.T) {
 	}
 	if SamePath(f, filepath.Join(dir, "other.exe")) || SamePath(f, "Tool.exe") {
 		t.Error("different or relative paths reported equal")
+	}
+}
+
+// TestKilledServerTakesJobDown: a stand-in server runs a ten-minute child through Run
+// and is terminated outright. Its job handle closes with it, and kill-on-close must end
+// the child well before the child's own sleep could.
+func TestKilledServerTakesJobDown(t *testing.T) {
+	addr, pids := notifications(t)
+	srv := exec.Command(helperPath(t), addr, "hanglong")
+	srv.Env = helperEnvFor("server")
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := <-pids
+	h, err := windows.OpenProcess(windows.SYNCHRONIZE|windows.PROCESS_TERMINATE, false, uint32(pid))
+	if err != nil {
+		t.Fatalf("OpenProcess(child %d): %v", pid, err)
+	}
+	defer windows.CloseHandle(h)
+	if err := srv.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	srv.Wait()
+	if ev, err := windows.WaitForSingleObject(h, 60_000); ev != windows.WAIT_OBJECT_0 {
+		windows.TerminateProcess(h, 1)
+		t.Fatalf("the child of a killed server survived it (wait %#x, %v)", ev, err)
+	}
+}
+
+// TestRunHeldDirHandleWindows: the child starts in the held directory, and the handle
+// os.Open returns (no FILE_SHARE_DELETE) keeps the directory from being renamed.
+func TestRunHeldDirHandleWindows(t *testing.T) {
+	base := t.TempDir()
+	work := filepath.Join(base, "work")
+	if err := os.Mkdir(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h, err := os.Open(work)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	req := helperRequest(t, "cwd")
+	req.Dir, req.DirHandle = "", h
+	r := Run(context.Background(), req)
+	gotDir, _ := filepath.EvalSymlinks(r.Stdout)
+	wantDir, _ := filepath.EvalSymlinks(work)
+	if !r.Succeeded || gotDir == "" || !strings.EqualFold(gotDir, wantDir) {
+		t.Errorf("cwd %q, want %q (%+v)", r.Stdout, work, r)
+	}
+	if err := os.Rename(work, filepath.Join(base, "moved")); err == nil {
+		if underWine() {
+			t.Log("Wine does not enforce directory share modes; rename protection unverified")
+		} else {
+			t.Error("a directory held open by os.Open could be renamed")
+		}
 	}
 }

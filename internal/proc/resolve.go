@@ -4,11 +4,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/windows-dev-agent/wda/internal/platform/contain"
 )
 
-// PathResolver resolves bare tool names against PATH read through Getenv (§7.1). It
-// never consults the current directory; on Windows it never consults PATHEXT and never
-// yields .bat/.cmd files. It does not use exec.LookPath.
+// PathResolver resolves bare tool names against PATH read through Getenv
+// (docs/process-runner.md §2). It never consults the current directory; on Windows it
+// never consults PATHEXT and never yields .bat/.cmd files. It does not use
+// exec.LookPath.
 type PathResolver struct {
 	// Getenv reads PATH (and, on Windows, variables referenced by PATH entries). nil
 	// means os.Getenv; handlers pass env.Getenv so per-call environments are honoured.
@@ -49,8 +52,8 @@ func isExecutableFile(path string) bool {
 }
 
 // SamePath reports whether a and b are both absolute, both exist as files
-// after every link is resolved, and name the same resolved path (case-insensitively
-// on Windows).
+// after every link is resolved, and name the same resolved path under the platform's
+// case rule (contain.Same: case-insensitively on Windows only).
 func SamePath(a, b string) bool {
 	if !filepath.IsAbs(a) || !filepath.IsAbs(b) {
 		return false
@@ -63,7 +66,7 @@ func SamePath(a, b string) bool {
 	if !ok {
 		return false
 	}
-	return pathsEqual(ra, rb)
+	return contain.Same(ra, rb)
 }
 
 func realFile(p string) (string, bool) {

@@ -49,5 +49,3 @@ func executableMode(fi fs.FileInfo) bool { return fileLike(fi) && fi.Mode().Perm
 
 // fileLike: a regular file.
 func fileLike(fi fs.FileInfo) bool { return fi.Mode().IsRegular() }
-
-func pathsEqual(a, b string) bool { return a == b }

@@ -7,6 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/windows-dev-agent/wda/internal/platform/contain"
+	"github.com/windows-dev-agent/wda/internal/platform/home"
 )
 
 // resolveExts are the only candidate extensions, in preference order. PATHEXT is
@@ -22,7 +25,8 @@ func allowedExt(ext string) bool {
 	return false
 }
 
-// resolve implements §7.1 for Windows: directory order dominates, then extension order.
+// resolve implements docs/process-runner.md §2 for Windows: directory order dominates,
+// then extension order.
 func (r PathResolver) resolve(name string) (string, bool) {
 	if filepath.IsAbs(name) {
 		if allowedExt(filepath.Ext(name)) && isExecutableFile(name) {
@@ -55,8 +59,8 @@ func (r PathResolver) resolve(name string) (string, bool) {
 }
 
 // searchDirs is PATH (or the system default) with each entry trimmed, unquoted, its
-// %VARIABLES% and a leading ~ expanded; empty entries, relative entries, the process
-// cwd and case-insensitive duplicates are dropped.
+// %VARIABLES% and a leading ~ expanded (internal/platform/home); empty entries,
+// relative entries, the process cwd and case-insensitive duplicates are dropped.
 func (r PathResolver) searchDirs() []string {
 	path := r.getenv("PATH")
 	if strings.TrimSpace(path) == "" {
@@ -72,12 +76,12 @@ func (r PathResolver) searchDirs() []string {
 	for _, e := range strings.Split(path, ";") {
 		e = strings.TrimSpace(e)
 		e = strings.TrimSpace(strings.Trim(e, `"`))
-		e = r.expandHome(ExpandPercent(e, r.getenv))
+		e = home.Expand(ExpandPercent(e, r.getenv), r.getenv)
 		if e == "" || !filepath.IsAbs(e) {
 			continue
 		}
 		e = filepath.Clean(e)
-		if cwd != "" && strings.EqualFold(e, filepath.Clean(cwd)) {
+		if cwd != "" && contain.Same(e, cwd) {
 			continue
 		}
 		key := strings.ToLower(e)
@@ -88,23 +92,6 @@ func (r PathResolver) searchDirs() []string {
 		dirs = append(dirs, e)
 	}
 	return dirs
-}
-
-// expandHome expands a leading ~ (alone or followed by a separator) to the profile.
-func (r PathResolver) expandHome(e string) string {
-	if e != "~" && !strings.HasPrefix(e, `~\`) && !strings.HasPrefix(e, "~/") {
-		return e
-	}
-	home := r.getenv("USERPROFILE")
-	if home == "" {
-		if d, p := r.getenv("HOMEDRIVE"), r.getenv("HOMEPATH"); d != "" && p != "" {
-			home = d + p
-		}
-	}
-	if home == "" {
-		return e
-	}
-	return home + e[1:]
 }
 
 // fileLike accepts regular files and, because os.Stat cannot follow an App Execution
@@ -118,5 +105,3 @@ func fileLike(fi fs.FileInfo) bool {
 
 // executableMode: Windows has no execute bit; the extension rules decide.
 func executableMode(fi fs.FileInfo) bool { return fileLike(fi) }
-
-func pathsEqual(a, b string) bool { return strings.EqualFold(a, b) }

@@ -3,7 +3,8 @@ package proc
 import (
 	"context"
 	"os"
-	"os/exec"
+	"slices"
+	"sync/atomic"
 )
 
 // Exec is the real Runner.
@@ -16,20 +17,24 @@ func (Exec) Run(ctx context.Context, req Request) Receipt { return Run(ctx, req)
 
 // Run starts req.Argv (sealed to its identity), waits for it within the timeout,
 // terminates the whole process tree on timeout or cancellation of ctx, and returns the
-// receipt (§7.3). It never panics on process errors and never returns a Go error:
-// everything is in the receipt.
+// receipt (docs/process-runner.md §8). It never panics on process errors and never
+// returns a Go error: everything is in the receipt.
 func Run(ctx context.Context, req Request) Receipt {
 	return run(ctx, req, defaultTiming)
 }
 
 func run(ctx context.Context, req Request, tm timing) Receipt {
-	argv := append([]string(nil), req.Argv...)
+	argv := slices.Clone(req.Argv)
 	if err := ctx.Err(); err != nil {
-		return *refusal(argv, "Process run was cancelled before start: %v", context.Cause(ctx))
+		return cancelledBeforeStart(argv, ctx)
 	}
 	p, refused := prepare(req)
 	if refused != nil {
 		return *refused
+	}
+	if ctx.Err() != nil {
+		p.release()
+		return cancelledBeforeStart(argv, ctx)
 	}
 	outR, outW, err := os.Pipe()
 	if err != nil {
@@ -43,31 +48,50 @@ func run(ctx context.Context, req Request, tm timing) Receipt {
 		outW.Close()
 		return *refusal(argv, "Process could not be started: stderr pipe: %v", err)
 	}
-	cmd := &exec.Cmd{
-		Path:   p.path,
-		Args:   p.args,
-		Dir:    req.Dir,
-		Env:    req.Env,
-		Stdin:  nil, // the null device: a child can never read the server's stdin
-		Stdout: outW,
-		Stderr: errW,
-	}
-	child, err := startContained(cmd)
+	cmd := p.command()
+	cmd.Stdout, cmd.Stderr = outW, errW
+	child, refused, err := startContained(cmd, p)
 	p.release() // the child exists (or never will): the seals have done their job
 	outW.Close()
 	errW.Close()
-	if err != nil {
+	if refused != nil || err != nil {
 		outR.Close()
 		errR.Close()
+		if refused != nil {
+			return *refused
+		}
 		return *refusal(argv, "Process could not be started: %v", err)
 	}
 	defer child.close()
+	start := tm.now()
 
-	out := startStream(outR, limitOr(req.StdoutLimit, DefaultStdoutLimit))
-	errs := startStream(errR, limitOr(req.StderrLimit, DefaultStderrLimit))
+	var seenOut, seenErr *seenOutput
+	if req.OnProgress != nil {
+		var clock atomic.Uint64
+		seenOut, seenErr = newSeenOutput(&clock), newSeenOutput(&clock)
+	}
+	out := startStream(outR, limitOr(req.StdoutLimit, DefaultStdoutLimit), seenOut)
+	errs := startStream(errR, limitOr(req.StderrLimit, DefaultStderrLimit), seenErr)
+	rep := startReporter(req.OnProgress, req.ProgressInterval, tm, start, seenOut, seenErr)
 	lc := supervise(ctx, child, req.Timeout, tm)
-	settled, complete := settle(tm, out, errs)
+	rep.stop()
+	st := tm
+	if lc.cancelled {
+		// A cancelled run ends promptly: the readers share what is left of the grace
+		// period, then their pipes are closed (docs/process-runner.md §7).
+		st.settle = max(0, tm.cancelGrace-tm.now().Sub(lc.cancelledAt))
+		st.cancelSettle = tm.cancelJoin
+	}
+	settled, complete := settle(st, out, errs)
 	return receipt(argv, lc, out, errs, settled, complete)
+}
+
+// cancelledBeforeStart is the refusal of a run whose context ended before the child
+// was created: nothing ran, and the outcome is unknown rather than a failure.
+func cancelledBeforeStart(argv []string, ctx context.Context) Receipt {
+	r := refusal(argv, "Process run was cancelled before start: %v", context.Cause(ctx))
+	r.Cancelled = true
+	return *r
 }
 
 func limitOr(n, def int) int {
@@ -77,7 +101,7 @@ func limitOr(n, def int) int {
 	return n
 }
 
-// receipt assembles the §7.3 receipt of a started run.
+// receipt assembles the receipt of a started run (docs/process-runner.md §8).
 func receipt(argv []string, lc lifecycle, out, errs *stream, settled, complete bool) Receipt {
 	r := Receipt{
 		Argv:                  argv,
@@ -90,6 +114,7 @@ func receipt(argv []string, lc lifecycle, out, errs *stream, settled, complete b
 		OutputCaptureSettled:  settled,
 		OutputCaptureComplete: settled && complete,
 		TimedOut:              lc.timedOut,
+		Cancelled:             lc.cancelled,
 		Error:                 lc.err,
 		LifecycleError:        lc.lifeErr,
 	}

@@ -147,7 +147,7 @@ func TestRunRefusesBeforeStart(t *testing.T) {
 		{"relative working directory", context.Background(), Request{Argv: []string{helper}, Dir: "rel"}, "Working directory must be an absolute path", nil},
 		{"missing working directory", context.Background(), Request{Argv: []string{helper}, Dir: filepath.Join(dir, "nope")}, "Working directory is not a directory", nil},
 		{"negative limit", context.Background(), Request{Argv: []string{helper}, Dir: dir, StdoutLimit: -1}, "must not be negative", nil},
-		{"cancelled context", cancelled, Request{Argv: []string{helper}, Dir: dir}, "cancelled before start", nil},
+		{"cancelled context", cancelled, Request{Argv: []string{helper}, Dir: dir}, "cancelled before start", func(r Receipt) bool { return r.Cancelled }},
 		{"invalid expected identity", context.Background(), Request{Argv: []string{helper}, Dir: dir, Expected: &Identity{Kind: KindFile, SHA256: "abc"}},
 			"identity is invalid", func(r Receipt) bool { return r.IdentityInvalid }},
 		{"unknown expected kind", context.Background(), Request{Argv: []string{helper}, Dir: dir, Expected: &Identity{Kind: "batch", SHA256: strings.Repeat("0", 64)}},
@@ -269,7 +269,7 @@ func TestRunCancelKillsTree(t *testing.T) {
 	}()
 	req := helperRequest(t, "hang", ln.Addr().String())
 	r := Run(ctx, req)
-	if !r.ExecutionStarted || r.TimedOut || r.Succeeded || !strings.Contains(r.Error, "cancelled") {
+	if !r.ExecutionStarted || !r.Cancelled || r.TimedOut || r.Succeeded || !strings.Contains(r.Error, "cancelled") {
 		t.Errorf("receipt %+v", r)
 	}
 	if r.ReturnCode == nil {
@@ -326,6 +326,22 @@ func BenchmarkRunTrue(b *testing.B) {
 	for b.Loop() {
 		if r := Run(context.Background(), req); !r.Succeeded {
 			b.Fatalf("%+v", r)
+		}
+	}
+}
+
+// TestReceiptJSONCancelled: cancelled is part of the JSON contract and absent unless set.
+func TestReceiptJSONCancelled(t *testing.T) {
+	for _, tc := range []struct {
+		r    Receipt
+		want bool
+	}{{Receipt{Cancelled: true}, true}, {Receipt{}, false}} {
+		b, err := json.Marshal(tc.r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(string(b), `"cancelled":true`); got != tc.want || !tc.want && strings.Contains(string(b), "cancelled") {
+			t.Errorf("%s: cancelled present %v, want %v", b, got, tc.want)
 		}
 	}
 }

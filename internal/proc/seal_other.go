@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 )
@@ -13,15 +14,18 @@ import (
 // needsInterpreter is false off Windows: a .ps1 file is an ordinary executable here.
 const needsInterpreter = false
 
+// setsPWD: Unix children are told their working directory through PWD.
+const setsPWD = true
+
 // checkTarget has no extension rule off Windows; executability is the kernel's call.
 func checkTarget(string) error { return nil }
 
 // kindAllowed: off Windows every executable is a plain file.
 func kindAllowed(kind IdentityKind, _ string) bool { return kind == KindFile }
 
-// sealedFile is an open descriptor of the verified file. Unix has no share modes, so
-// holding it cannot lock out writers; the hash is still taken from the same open file
-// right before the spawn, which narrows the window to the exec itself.
+// sealedFile is an open descriptor of the executable. Unix has no share modes, so
+// holding it cannot lock out writers; what it buys depends on the platform
+// (docs/process-runner.md §3.2, §3.3). id is set once the bytes have been hashed.
 type sealedFile struct {
 	f  *os.File
 	id Identity
@@ -36,9 +40,9 @@ func (s *sealedFile) Close() error {
 	return err
 }
 
-// openSeal opens path (following links: /usr/bin entries are often links), requires a
-// regular file and hashes its bytes.
-func openSeal(path string) (*sealedFile, error) {
+// openExecutable opens path (following links: /usr/bin entries are often links) and
+// requires a regular file.
+func openExecutable(path string) (*os.File, error) {
 	if !filepath.IsAbs(path) {
 		return nil, fmt.Errorf("executable path must be absolute: %q", path)
 	}
@@ -55,12 +59,31 @@ func openSeal(path string) (*sealedFile, error) {
 		f.Close()
 		return nil, errors.New("not a regular file: " + path)
 	}
+	return f, nil
+}
+
+// hashFile is the file identity of the bytes of f, read with pread so the offset a
+// child may share through an inherited descriptor never moves.
+func hashFile(f *os.File) (Identity, error) {
 	h := newHash()
-	if _, err := io.Copy(h, f); err != nil {
+	if _, err := io.Copy(h, io.NewSectionReader(f, 0, math.MaxInt64)); err != nil {
+		return Identity{}, err
+	}
+	return Identity{Kind: KindFile, SHA256: sumHex(h)}, nil
+}
+
+// openSeal opens path and hashes its bytes from the opened file.
+func openSeal(path string) (*sealedFile, error) {
+	f, err := openExecutable(path)
+	if err != nil {
+		return nil, err
+	}
+	id, err := hashFile(f)
+	if err != nil {
 		f.Close()
 		return nil, err
 	}
-	return &sealedFile{f: f, id: Identity{Kind: KindFile, SHA256: sumHex(h)}}, nil
+	return &sealedFile{f: f, id: id}, nil
 }
 
 // Fingerprint returns the identity of the executable at the absolute path: SHA-256 of

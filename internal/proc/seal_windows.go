@@ -5,14 +5,20 @@ package proc
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
 	"golang.org/x/sys/windows"
+
+	"github.com/windows-dev-agent/wda/internal/platform/finalpath"
 )
 
 // needsInterpreter: .ps1 targets run through Windows PowerShell.
 const needsInterpreter = true
+
+// setsPWD is false: Windows has no PWD convention; the environment is passed as given.
+const setsPWD = false
 
 // checkTarget allows only .exe, .com and .ps1 targets; .bat/.cmd would be parsed by
 // cmd.exe, which reinterprets arguments.
@@ -27,7 +33,8 @@ func checkTarget(path string) error {
 	return fmt.Errorf("Unsupported Windows command target: %s", ext)
 }
 
-// kindAllowed: a .ps1 path must carry powershell_script and vice versa (§6.2).
+// kindAllowed: a .ps1 path must carry powershell_script and vice versa
+// (docs/process-runner.md §3.1).
 func kindAllowed(kind IdentityKind, path string) bool { return kindMatchesPath(kind, path) }
 
 // sealedFile is a handle opened with read access and FILE_SHARE_READ only: while it is
@@ -46,6 +53,54 @@ func (s *sealedFile) Close() error {
 	s.h = 0
 	return err
 }
+
+// sealExecutable holds the executable share-read-only from here until the child has
+// been created, so neither its bytes nor its name can change in between, and compares
+// the bytes read from the held handle with the reviewed identity.
+func sealExecutable(p *prepared, exe string, expected *Identity) *Receipt {
+	s, err := openSeal(exe)
+	if err != nil {
+		return sealFailure(p.args, expected, err)
+	}
+	p.seals = append(p.seals, s)
+	if expected != nil && !s.id.Equal(*expected) {
+		return identityChanged(p.args, exe)
+	}
+	return nil
+}
+
+// heldWorkDir gives the child the final path of the held directory. The handle is
+// duplicated (same file object, same share mode) and kept until the child exists:
+// opened without FILE_SHARE_DELETE, as os.Open does, it makes renaming or deleting the
+// directory fail, so the path still names it when CreateProcess opens it
+// (docs/process-runner.md §5).
+func heldWorkDir(h *os.File) (workDir, error) {
+	cur := windows.CurrentProcess()
+	var dup windows.Handle
+	if err := windows.DuplicateHandle(cur, windows.Handle(h.Fd()), cur, &dup, 0, false, windows.DUPLICATE_SAME_ACCESS); err != nil {
+		return workDir{}, fmt.Errorf("duplicate: %w", err)
+	}
+	held := handleCloser(dup)
+	var info windows.ByHandleFileInformation
+	if err := windows.GetFileInformationByHandle(dup, &info); err != nil {
+		held.Close()
+		return workDir{}, err
+	}
+	if info.FileAttributes&windows.FILE_ATTRIBUTE_DIRECTORY == 0 {
+		held.Close()
+		return workDir{}, errors.New("not a directory")
+	}
+	dir, err := finalpath.OfHandle(dup)
+	if err != nil {
+		held.Close()
+		return workDir{}, fmt.Errorf("final path: %w", err)
+	}
+	return workDir{dir: dir, held: held}, nil
+}
+
+type handleCloser windows.Handle
+
+func (h handleCloser) Close() error { return windows.CloseHandle(windows.Handle(h)) }
 
 // openSeal opens path share-read-only without following a final reparse point. An
 // App Execution Alias is hashed as its raw reparse buffer; any other reparse point is
@@ -102,7 +157,7 @@ func (s *sealedFile) identify(path string) error {
 		s.id = Identity{Kind: KindAppExecutionAlias, SHA256: sumHex(h)}
 		return nil
 	}
-	final, err := finalPath(s.h)
+	final, err := finalpath.OfHandle(s.h)
 	if err != nil {
 		return fmt.Errorf("final path of %s: %w", path, err)
 	}
@@ -132,22 +187,6 @@ func (s *sealedFile) identify(path string) error {
 	return nil
 }
 
-// finalPath is GetFinalPathNameByHandleW (normalized, DOS volume name) without the
-// \\?\ prefixes.
-func finalPath(h windows.Handle) (string, error) {
-	buf := make([]uint16, windows.MAX_PATH)
-	for {
-		n, err := windows.GetFinalPathNameByHandle(h, &buf[0], uint32(len(buf)), 0)
-		if err != nil {
-			return "", err
-		}
-		if int(n) < len(buf) {
-			return stripFinalPathPrefix(windows.UTF16ToString(buf[:n])), nil
-		}
-		buf = make([]uint16, n+1)
-	}
-}
-
 // longPath expands 8.3 short components (C:\PROGRA~1) so they compare equal to the
 // final path; on failure the input is returned unchanged.
 func longPath(path string) string {
@@ -168,7 +207,8 @@ func longPath(path string) string {
 	}
 }
 
-// Fingerprint returns the identity of the executable at the absolute path (§6.2): an
+// Fingerprint returns the identity of the executable at the absolute path
+// (docs/process-runner.md §3.1): an
 // App Execution Alias is the SHA-256 of its raw reparse buffer; a .ps1 file is a
 // powershell_script; anything else is the SHA-256 of the bytes of a file whose final
 // path is exactly path.

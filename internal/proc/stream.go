@@ -14,14 +14,17 @@ const readChunk = 8 * 1024
 type stream struct {
 	r         io.ReadCloser
 	tail      *tailBuffer
+	seen      *seenOutput   // nil unless progress is reported
 	done      chan struct{} // closed when the reader goroutine has returned
 	eof       bool          // clean EOF observed; valid once done is closed
 	err       error         // the read error that ended it, if not EOF
 	closeOnce sync.Once
 }
 
-func startStream(r io.ReadCloser, limit int) *stream {
-	s := &stream{r: r, tail: newTailBuffer(limit), done: make(chan struct{})}
+// startStream drains r into a tail of limit bytes; seen, when not nil, also counts the
+// bytes and follows the latest line for progress reports.
+func startStream(r io.ReadCloser, limit int, seen *seenOutput) *stream {
+	s := &stream{r: r, tail: newTailBuffer(limit), seen: seen, done: make(chan struct{})}
 	go s.drain()
 	return s
 }
@@ -33,6 +36,9 @@ func (s *stream) drain() {
 		n, err := s.r.Read(buf)
 		if n > 0 {
 			_, _ = s.tail.Write(buf[:n]) // never fails (tail.go)
+			if s.seen != nil {
+				s.seen.add(buf[:n])
+			}
 		}
 		if errors.Is(err, io.EOF) {
 			s.eof = true

@@ -17,7 +17,8 @@ const (
 )
 
 // process is what the supervisor needs from a started child. The OS implementation is
-// in child_*.go; tests substitute fakes to drive the error paths of §7.3.
+// in child*.go and start*.go; tests substitute fakes to drive the error paths of
+// docs/process-runner.md §7.
 type process interface {
 	// wait blocks until the process exits, d elapses, or stop closes.
 	wait(stop <-chan struct{}, d time.Duration) (rc int, o waitOutcome, err error)
@@ -27,12 +28,20 @@ type process interface {
 	killTree()
 }
 
-// timing holds the bounded waits of §7.5, so tests can shorten them.
+// timing holds the bounded waits of docs/process-runner.md §9 and the clock, so tests
+// can shorten the waits and drive progress without sleeping.
 type timing struct {
 	minTimeout   time.Duration // a run's timeout is at least this
 	postKill     time.Duration // wait after a tree kill
 	settle       time.Duration // shared deadline for both readers
 	cancelSettle time.Duration // further wait after cancelling blocked readers
+	// cancelGrace bounds everything after a cancellation: the wait for the killed
+	// child and the reader joins share it; then the read ends are closed and the
+	// readers get cancelJoin more.
+	cancelGrace time.Duration
+	cancelJoin  time.Duration
+	now         func() time.Time
+	ticker      func(time.Duration) (<-chan time.Time, func())
 }
 
 var defaultTiming = timing{
@@ -40,15 +49,23 @@ var defaultTiming = timing{
 	postKill:     5 * time.Second,
 	settle:       2 * time.Second,
 	cancelSettle: 2 * time.Second,
+	cancelGrace:  2 * time.Second,
+	cancelJoin:   500 * time.Millisecond,
+	now:          time.Now,
+	ticker: func(d time.Duration) (<-chan time.Time, func()) {
+		t := time.NewTicker(d)
+		return t.C, t.Stop
+	},
 }
 
 // lifecycle is the supervisor's verdict about the process (not its output).
 type lifecycle struct {
-	rc        *int
-	timedOut  bool
-	cancelled bool
-	err       string // timeout or cancellation message
-	lifeErr   string // lifecycle_error
+	rc          *int
+	timedOut    bool
+	cancelled   bool
+	cancelledAt time.Time // when the cancellation was seen (the grace period's start)
+	err         string    // timeout or cancellation message
+	lifeErr     string    // lifecycle_error
 }
 
 // effectiveTimeout applies the default and the one-second floor.
@@ -65,8 +82,9 @@ func timeoutMessage(d time.Duration) string {
 }
 
 // supervise waits for p within timeout, terminating the tree on timeout or
-// cancellation, and recovers from observation errors by polling (§7.3). Nothing it
-// calls may panic out of it; every error becomes part of the verdict.
+// cancellation, and recovers from observation errors by polling
+// (docs/process-runner.md §7). Nothing it calls may panic out of it; every error
+// becomes part of the verdict.
 func supervise(ctx context.Context, p process, timeout time.Duration, tm timing) lifecycle {
 	var lc lifecycle
 	d := effectiveTimeout(timeout, tm)
@@ -75,15 +93,17 @@ func supervise(ctx context.Context, p process, timeout time.Duration, tm timing)
 	case waitExited:
 		lc.rc = &rc
 	case waitTimedOut, waitCancelled:
+		after := tm.postKill
 		if o == waitTimedOut {
 			lc.timedOut = true
 			lc.err = timeoutMessage(d)
 		} else {
-			lc.cancelled = true
+			lc.cancelled, lc.cancelledAt = true, tm.now()
 			lc.err = "Process run was cancelled (" + context.Cause(ctx).Error() + "); the process tree was terminated"
+			after = tm.cancelGrace
 		}
 		p.killTree()
-		rc2, o2, err2 := p.wait(nil, tm.postKill)
+		rc2, o2, err2 := p.wait(nil, after)
 		lc.rc = afterCleanup(p, rc2, o2)
 		if lc.rc == nil && o2 == waitFailed {
 			lc.lifeErr = "Process lifecycle observation failed after timeout cleanup: " + err2.Error()

@@ -49,7 +49,12 @@ func (f *fakeProcess) killTree() { f.calls = append(f.calls, "kill") }
 
 func intp(n int) *int { return &n }
 
-var fastTiming = timing{minTimeout: time.Second, postKill: time.Millisecond, settle: 20 * time.Millisecond, cancelSettle: 20 * time.Millisecond}
+var fastTiming = func() timing {
+	tm := defaultTiming
+	tm.postKill, tm.settle, tm.cancelSettle = time.Millisecond, 20*time.Millisecond, 20*time.Millisecond
+	tm.cancelGrace, tm.cancelJoin = 20*time.Millisecond, 20*time.Millisecond
+	return tm
+}()
 
 func TestSupervise(t *testing.T) {
 	boom := errors.New("boom")
@@ -120,6 +125,10 @@ func TestSupervise(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			cancel()
 			got := supervise(ctx, tc.p, 3*time.Second, fastTiming)
+			if got.cancelled == got.cancelledAt.IsZero() {
+				t.Errorf("cancelled %v but cancelledAt %v", got.cancelled, got.cancelledAt)
+			}
+			got.cancelledAt = time.Time{}
 			if d := cmp.Diff(tc.want, got, cmp.AllowUnexported(lifecycle{})); d != "" {
 				t.Errorf("lifecycle (-want +got):\n%s", d)
 			}
@@ -239,7 +248,7 @@ func TestSettle(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			out, other := startStream(tc.out(), 100), startStream(tc.other(), 100)
+			out, other := startStream(tc.out(), 100, nil), startStream(tc.other(), 100, nil)
 			settled, complete := settle(fastTiming, out, other)
 			got := result{settled, complete, string(out.tail.Bytes())}
 			if d := cmp.Diff(tc.want, got); d != "" {
@@ -252,8 +261,8 @@ func TestSettle(t *testing.T) {
 func TestSettleReaderThatCannotBeCancelled(t *testing.T) {
 	r := newBlockingReader(true)
 	t.Cleanup(func() { close(r.release) })
-	s := startStream(r, 10)
-	settled, complete := settle(fastTiming, s, startStream(&scriptedReader{err: io.EOF}, 10))
+	s := startStream(r, 10, nil)
+	settled, complete := settle(fastTiming, s, startStream(&scriptedReader{err: io.EOF}, 10, nil))
 	if settled || complete {
 		t.Errorf("settle = %v, %v; want false, false while a reader is still alive", settled, complete)
 	}
@@ -266,7 +275,7 @@ func TestSettleReaderThatCannotBeCancelled(t *testing.T) {
 
 func TestReceiptAssembly(t *testing.T) {
 	done := func(data string, limit int) *stream {
-		s := startStream(&scriptedReader{chunks: []string{data}, err: io.EOF}, limit)
+		s := startStream(&scriptedReader{chunks: []string{data}, err: io.EOF}, limit, nil)
 		<-s.done
 		return s
 	}
@@ -283,7 +292,7 @@ func TestReceiptAssembly(t *testing.T) {
 			Receipt{ReturnCode: intp(0), Error: "lost", LifecycleError: "lost"}},
 		{"timeout keeps its error beside a lifecycle error", lifecycle{timedOut: true, err: "t", lifeErr: "l"},
 			Receipt{TimedOut: true, Error: "t", LifecycleError: "l"}},
-		{"cancelled never succeeds", lifecycle{rc: intp(0), cancelled: true, err: "c"}, Receipt{ReturnCode: intp(0), Error: "c"}},
+		{"cancelled never succeeds", lifecycle{rc: intp(0), cancelled: true, err: "c"}, Receipt{ReturnCode: intp(0), Cancelled: true, Error: "c"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

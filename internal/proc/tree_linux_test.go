@@ -4,10 +4,14 @@ package proc
 
 import (
 	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"golang.org/x/sys/unix"
 )
 
@@ -72,5 +76,181 @@ func TestRunSweepsDescendantsAfterNormalExit(t *testing.T) {
 	}
 	if !ws.Signaled() || ws.Signal() != unix.SIGKILL {
 		t.Errorf("grandchild was not killed: status %#x", ws)
+	}
+}
+
+// TestKilledServerTakesChildDown: a stand-in server (the test binary in server mode)
+// runs a long child through Run and is then killed with SIGKILL, so it can clean up
+// nothing. The child must die with it (its parent-death signal), not run on. The test
+// is a child subreaper, so the orphaned child is re-parented to it and waiting for it
+// shows how it ended; a surviving child would exit 0 after its 30 s sleep.
+func TestKilledServerTakesChildDown(t *testing.T) {
+	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+		t.Skip("cannot become a child subreaper:", err)
+	}
+	t.Cleanup(func() { unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0) })
+	addr, pids := notifications(t)
+
+	srv := exec.Command(helperPath(t), addr)
+	srv.Env = helperEnvFor("server")
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := <-pids // the child runs
+	if err := srv.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	srv.Wait()
+	var ws unix.WaitStatus
+	if _, err := unix.Wait4(pid, &ws, 0, nil); err != nil {
+		t.Fatalf("wait4(child %d): %v", pid, err)
+	}
+	if !ws.Signaled() || ws.Signal() != unix.SIGKILL {
+		t.Errorf("the child of a killed server was not killed: status %#x", ws)
+	}
+}
+
+// TestRunCancelKillsGrandchild cancels a run whose child has started a grandchild that
+// holds the pipes; the receipt says cancelled (not a failure) and the grandchild dies.
+func TestRunCancelKillsGrandchild(t *testing.T) {
+	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+		t.Skip("cannot become a child subreaper:", err)
+	}
+	t.Cleanup(func() { unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0) })
+	addr, pids := notifications(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	gc := make(chan int, 1)
+	go func() {
+		gc <- <-pids
+		cancel()
+	}()
+	r := Run(ctx, helperRequest(t, "grandchild", addr))
+	if !r.Cancelled || !r.ExecutionStarted || r.Succeeded || r.TimedOut || !strings.Contains(r.Error, "cancelled") {
+		t.Fatalf("receipt %+v", r)
+	}
+	if !r.OutputCaptureSettled || !r.OutputCaptureComplete {
+		t.Errorf("the group kill closes every writer; capture should be complete: %+v", r)
+	}
+	pid := <-gc
+	var ws unix.WaitStatus
+	if _, err := unix.Wait4(pid, &ws, 0, nil); err != nil {
+		t.Fatalf("wait4(grandchild %d): %v", pid, err)
+	}
+	if !ws.Signaled() || ws.Signal() != unix.SIGKILL {
+		t.Errorf("grandchild was not killed: status %#x", ws)
+	}
+}
+
+// TestRunHeldDirHandle: the working directory is opened, then renamed away and replaced
+// by a symlink to another directory. A child given the handle must run in the held
+// directory (same inode), see its current name as cwd and be told that name in PWD.
+func TestRunHeldDirHandle(t *testing.T) {
+	base := t.TempDir()
+	work, elsewhere, moved := filepath.Join(base, "work"), filepath.Join(base, "elsewhere"), filepath.Join(base, "moved")
+	for _, d := range []string{work, elsewhere} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h, err := os.Open(work)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	held, _ := h.Stat()
+	if err := os.Rename(work, moved); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(elsewhere, work); err != nil {
+		t.Fatal(err)
+	}
+	req := helperRequest(t, "cwdinfo")
+	req.Dir, req.DirHandle = work, h // Dir must be ignored: it now leads elsewhere
+	r := Run(context.Background(), req)
+	if !r.Succeeded {
+		t.Fatalf("receipt %+v", r)
+	}
+	got := strings.Split(r.Stdout, "\n")
+	want := []string{moved, moved, fileKey(held)}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("[getwd PWD identity of .] (-want +got):\n%s", d)
+	}
+}
+
+func TestRunRefusesUnusableDirHandle(t *testing.T) {
+	base := t.TempDir()
+	file := filepath.Join(base, "file")
+	os.WriteFile(file, nil, 0o644)
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	gone := filepath.Join(base, "gone")
+	os.Mkdir(gone, 0o755)
+	g, err := os.Open(gone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	os.Remove(gone)
+	for name, h := range map[string]*os.File{"not a directory": f, "has been removed": g} {
+		req := helperRequest(t, "cwdinfo")
+		req.DirHandle = h
+		r := Run(context.Background(), req)
+		if r.ExecutionStarted || !strings.Contains(r.Error, "Working directory handle cannot be used: "+map[string]string{"not a directory": "not a directory", "has been removed": "the directory has been removed"}[name]) {
+			t.Errorf("%s: receipt %+v", name, r)
+		}
+	}
+}
+
+// TestRunReviewedChildSeesItsOwnPath: started from the held descriptor, the child still
+// gets the reviewed path as argv[0] and the kernel reports the real file as its
+// executable (programs that find their installation through /proc/self/exe keep
+// working).
+func TestRunReviewedChildSeesItsOwnPath(t *testing.T) {
+	exe := helperPath(t)
+	id, err := Fingerprint(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := helperRequest(t, "self")
+	req.Expected = &id
+	r := Run(context.Background(), req)
+	if want := exe + "\n" + exe; !r.Succeeded || r.Stdout != want {
+		t.Errorf("argv[0] and executable = %q, want %q (%+v)", r.Stdout, want, r)
+	}
+}
+
+// TestRunReviewedScript: a #! script runs from the held file: the interpreter is handed
+// /proc/self/fd/3, which names the reviewed script, and the arguments follow.
+func TestRunReviewedScript(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh")
+	}
+	dir := t.TempDir()
+	script := filepath.Join(dir, "tool")
+	os.WriteFile(script, []byte("#!/bin/sh\nprintf '%s|' \"$0\" \"$@\"\nreadlink \"$0\"\n"), 0o755)
+	id, err := Fingerprint(script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Run(context.Background(), Request{Argv: []string{script, "a b", "c"}, Dir: dir, Expected: &id})
+	if want := "/proc/self/fd/3|a b|c|" + script + "\n"; !r.Succeeded || r.Stdout != want {
+		t.Errorf("stdout %q, want %q (%+v)", r.Stdout, want, r)
+	}
+}
+
+// TestRunStartErrorNamesTheExecutable: a failure to exec names the requested path, not
+// the descriptor path the kernel was given.
+func TestRunStartErrorNamesTheExecutable(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "tool")
+	os.WriteFile(script, []byte("#!/nonexistent/interpreter\n"), 0o755)
+	r := Run(context.Background(), Request{Argv: []string{script}, Dir: dir})
+	want := "Process could not be started: fork/exec " + script + ": no such file or directory (it is started from its open file through /proc/self/fd, which needs /proc; a missing #! interpreter fails the same way)"
+	if r.ExecutionStarted || r.Error != want {
+		t.Errorf("error %q, want %q", r.Error, want)
 	}
 }

@@ -77,7 +77,7 @@ func TestSystemBinaryNamesPlatform(t *testing.T) {
 func TestKillTreeWithoutKnownExit(t *testing.T) {
 	req := helperRequest(t, "hang")
 	cmd := &exec.Cmd{Path: req.Argv[0], Args: req.Argv, Dir: req.Dir, Env: req.Env}
-	p, err := startContained(cmd)
+	p, _, err := startContained(cmd, &prepared{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,5 +91,30 @@ func TestKillTreeWithoutKnownExit(t *testing.T) {
 	}
 	if code, known := p.poll(); !known || code != rc {
 		t.Errorf("poll after exit = %d, %v", code, known)
+	}
+}
+
+// TestRunCancelEndsPromptlyDespiteEscapedPipeHolder: after a cancellation a descendant
+// outside the group keeps both pipes open. The readers must get only the grace period,
+// not the normal settle deadlines, which are set to an hour here: a runner that used
+// them would hang this test until go test gives up.
+func TestRunCancelEndsPromptlyDespiteEscapedPipeHolder(t *testing.T) {
+	addr, pids := notifications(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		pid := <-pids
+		t.Cleanup(func() { syscall.Kill(pid, syscall.SIGKILL) })
+		cancel()
+	}()
+	tm := defaultTiming
+	tm.settle, tm.cancelSettle = time.Hour, time.Hour
+	tm.cancelGrace, tm.cancelJoin = 50*time.Millisecond, time.Second
+	r := run(ctx, helperRequest(t, "escapehang", addr), tm)
+	if !r.Cancelled || !r.ExecutionStarted || r.Succeeded {
+		t.Fatalf("receipt %+v", r)
+	}
+	if !r.OutputCaptureSettled || r.OutputCaptureComplete {
+		t.Errorf("settled=%v complete=%v; want the readers stopped and the capture incomplete", r.OutputCaptureSettled, r.OutputCaptureComplete)
 	}
 }

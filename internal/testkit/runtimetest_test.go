@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/windows-dev-agent/wda/internal/testkit"
+	"github.com/windows-dev-agent/wda/internal/testkit/mcptest"
 	"github.com/windows-dev-agent/wda/tools"
 )
 
@@ -93,7 +94,7 @@ func TestCheckInput(t *testing.T) {
 }
 
 func TestCall(t *testing.T) {
-	m, raw := testkit.Call(t, tool, &tools.Env{}, tools.Args{"query": "ok"})
+	m, raw := mcptest.Call(t, tool, &tools.Env{}, tools.Args{"query": "ok"})
 	want := map[string]any{"status": "ok", "execution_started": false, "kind": "a", "code": nil}
 	if diff := cmp.Diff(want, m); diff != "" {
 		t.Errorf("Call map (-want +got):\n%s", diff)

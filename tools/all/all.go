@@ -47,8 +47,8 @@ func New(c Config) *tools.Registry {
 		packageinstall.New(packageinstall.DefaultDeps()),
 		sandboxrun.New(sandboxrun.DefaultDeps()),
 		ecosystemscan.New(ecosystemscan.DefaultDeps()),
-		logsquery.New(),
-		mcpaudit.New(),
+		logsquery.New(logsquery.DefaultDeps()),
+		mcpaudit.New(mcpaudit.DefaultDeps()),
 	} {
 		reg.Register(t)
 	}

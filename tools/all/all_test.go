@@ -4,17 +4,20 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"github.com/windows-dev-agent/wda/runtime"
 	"github.com/windows-dev-agent/wda/schema"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/windows-dev-agent/wda/internal/testkit"
+	"github.com/windows-dev-agent/wda/internal/testkit/mcptest"
 	"github.com/windows-dev-agent/wda/tools"
 	"github.com/windows-dev-agent/wda/tools/all"
 )
@@ -147,7 +150,7 @@ func TestMinimalCallsConform(t *testing.T) {
 	empty := func(string) string { return "" }
 	reg := all.New(all.Config{})
 	srv := runtime.NewServer(reg, runtime.Options{DataDir: filepath.Join(dir, "data"), ProjectDir: dir, Getenv: empty})
-	cs := testkit.Connect(t, srv)
+	cs := mcptest.Connect(t, srv)
 	for _, name := range registryOrder {
 		args := minimal[name]
 		if args == nil {
@@ -166,5 +169,36 @@ func TestMinimalCallsConform(t *testing.T) {
 		if !slices.Contains(tl.Statuses(), out["status"].(string)) {
 			t.Errorf("%s: status %v is not declared", name, out["status"])
 		}
+	}
+}
+
+// TestDescriptionsAreWhole: a comma in a jsonschema tag ends the description unless it
+// is escaped, which once cut what models read ("Exact package id (letters"). Every
+// description in every schema is a whole sentence: parentheses balanced, ending in a
+// full stop.
+func TestDescriptionsAreWhole(t *testing.T) {
+	var walk func(tool, path string, s *schema.Schema)
+	walk = func(tool, path string, s *schema.Schema) {
+		if s == nil {
+			return
+		}
+		if d := s.Description; d != "" {
+			if strings.Count(d, "(") != strings.Count(d, ")") || !strings.HasSuffix(d, ".") {
+				t.Errorf("%s %s: description %q looks cut (escape commas in jsonschema tags as \\\\,)", tool, path, d)
+			}
+		}
+		if s.Properties != nil {
+			for p := s.Properties.Oldest(); p != nil; p = p.Next() {
+				walk(tool, path+"/"+p.Key, p.Value)
+			}
+		}
+		walk(tool, path+"/items", s.Items)
+		for i, sub := range append(append([]*schema.Schema{}, s.AnyOf...), s.OneOf...) {
+			walk(tool, fmt.Sprintf("%s/%d", path, i), sub)
+		}
+	}
+	for _, tl := range tools.Default().Tools() {
+		walk(tl.Name(), "in", schema.In(tl))
+		walk(tl.Name(), "out", schema.Out(tl))
 	}
 }

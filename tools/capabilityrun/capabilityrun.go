@@ -100,6 +100,18 @@ func (d Deps) handle(ctx context.Context, env *tools.Env, in In) (Out, error) {
 	}
 	e := &capability.Engine{Catalog: cat, Resolver: d.Resolver(env.Lookup), Runner: d.Runner,
 		Fingerprint: d.Fingerprint, SamePath: d.SamePath}
-	return e.Run(ctx, capability.Request{Capability: in.Capability, ExtraArgs: in.ExtraArgs, Dir: dir,
-		Execute: in.Execute, Expected: in.Identity, TimeoutSeconds: in.TimeoutSeconds, Progress: env.Report}), nil
+	req := capability.Request{Capability: in.Capability, ExtraArgs: in.ExtraArgs, Dir: dir,
+		Execute: in.Execute, Expected: in.Identity, TimeoutSeconds: in.TimeoutSeconds, Progress: env.Progress}
+	if in.Execute && env.Project != nil {
+		// The run gets the bound project by handle: whatever happens to its name after
+		// the binding, the child starts in the directory that was checked.
+		h, err := env.Project.Dir()
+		if err != nil {
+			return Out{Status: tools.Refusal(tools.StatusInvalidInput, "the project directory could not be opened: "+err.Error()),
+				Capability: in.Capability}, nil
+		}
+		defer h.Close()
+		req.DirHandle = h
+	}
+	return e.Run(ctx, req), nil
 }

@@ -10,13 +10,13 @@
 // tools/internal/mcpconfig and never returned raw. Unreadable parts become warnings, never a
 // failed scan.
 //
-// Decisions the contract leaves open: on Codex the host MCP configs include
-// $CODEX_HOME/config.toml (as in mcp_audit); a missing `code` CLI is reported with the
-// warning "VS Code CLI (code) is not available" (mirroring winget's), because an empty
-// installed list would otherwise look like "no extensions"; AGENTS.md is an agent
-// config marker (the issue lists it beside CLAUDE.md); winget lines are normalised as a
-// console would show them (spinner overwrites removed) and blank lines are skipped
-// before the 300-line cut.
+// Deliberate decisions (docs/tools/ecosystem_scan.md, "Decisions"): on Codex the host MCP
+// configs include $CODEX_HOME/config.toml (as in mcp_audit); a missing `code` CLI is
+// reported with the warning "VS Code CLI (code) is not available" (mirroring winget's),
+// because an empty installed list would otherwise look like "no extensions"; AGENTS.md is
+// an agent config marker (the issue lists it beside CLAUDE.md); winget lines are
+// normalised as a console would show them (spinner overwrites removed) and blank lines
+// are skipped before the 300-line cut.
 package ecosystemscan
 
 import (
@@ -29,7 +29,7 @@ import (
 // In is the input of ecosystem_scan.
 type In struct {
 	Cwd             string `json:"cwd,omitempty" jsonschema:"description=Project directory (default: the active project)."`
-	IncludeHost     bool   `json:"include_host,omitempty" jsonschema:"default=false,description=Also read user-level extensions, plugins and MCP configs."`
+	IncludeHost     bool   `json:"include_host,omitempty" jsonschema:"default=false,description=Also read user-level extensions\\, plugins and MCP configs."`
 	IncludePackages bool   `json:"include_packages,omitempty" jsonschema:"default=false,description=Also list installed WinGet packages (requires include_host)."`
 }
 

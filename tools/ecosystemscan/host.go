@@ -14,7 +14,7 @@ import (
 	"github.com/windows-dev-agent/wda/tools/internal/pkgtable"
 )
 
-// Host inventory limits (docs/tools/ecosystem_scan.md).
+// Host inventory limits (docs/tools/ecosystem_scan.md, "Limits").
 const (
 	CodeTimeout       = 20 * time.Second
 	WingetTimeout     = 90 * time.Second
@@ -43,7 +43,9 @@ func (s *scanner) vscodeExtensions(root string) {
 		s.warn(WarnCodeMissing)
 		return
 	}
-	r := s.deps.Run(s.ctx, proc.Request{Argv: []string{code, "--list-extensions"}, Dir: root, Timeout: CodeTimeout})
+	// The program runs in its own directory, never the project: a project must not be
+	// able to plant files a program loads from its working directory.
+	r := s.deps.Run(s.ctx, proc.Request{Argv: []string{code, "--list-extensions"}, Dir: filepath.Dir(code), Timeout: CodeTimeout})
 	s.started = s.started || r.ExecutionStarted
 	switch {
 	case !r.Succeeded:
@@ -69,7 +71,7 @@ func (s *scanner) packages(root string) {
 		return
 	}
 	argv := append([]string{winget}, WingetListArgs...)
-	r := s.deps.Run(s.ctx, proc.Request{Argv: argv, Dir: root, Timeout: WingetTimeout, StdoutLimit: WingetStdoutLimit})
+	r := s.deps.Run(s.ctx, proc.Request{Argv: argv, Dir: filepath.Dir(winget), Timeout: WingetTimeout, StdoutLimit: WingetStdoutLimit})
 	s.started = s.started || r.ExecutionStarted
 	switch {
 	case !r.Succeeded:

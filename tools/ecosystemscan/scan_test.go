@@ -14,6 +14,7 @@ import (
 
 	"github.com/windows-dev-agent/wda/internal/proc"
 	"github.com/windows-dev-agent/wda/internal/testkit"
+	"github.com/windows-dev-agent/wda/internal/testkit/mcptest"
 	"github.com/windows-dev-agent/wda/tools"
 )
 
@@ -169,7 +170,7 @@ func TestInvalidInput(t *testing.T) {
 	}
 	_ = out
 	// The project argument is bound by the pipeline before the scan.
-	m, _ = testkit.Call(t, New(forbidden(t)), envFor(root, "claude", nil), tools.Args{"cwd": filepath.Join(root, "nope")})
+	m, _ = mcptest.Call(t, New(forbidden(t)), envFor(root, "claude", nil), tools.Args{"cwd": filepath.Join(root, "nope")})
 	if m["status"] != "invalid_input" || m["error"] != "Not a directory: "+filepath.Join(root, "nope") || m["inventory"] != nil {
 		t.Errorf("got %+v", m)
 	}
@@ -220,8 +221,9 @@ func TestHostScan(t *testing.T) {
 		t.Errorf("host MCP configs: %+v", inv.MCP)
 	}
 	wantRuns := []proc.Request{
-		{Argv: []string{code, "--list-extensions"}, Dir: root, Timeout: CodeTimeout},
-		{Argv: []string{winget, "list", "--source", "winget", "--disable-interactivity"}, Dir: root, Timeout: WingetTimeout, StdoutLimit: 64 * 1024},
+		// Each program runs in its own directory, never the project.
+		{Argv: []string{code, "--list-extensions"}, Dir: filepath.Dir(code), Timeout: CodeTimeout},
+		{Argv: []string{winget, "list", "--source", "winget", "--disable-interactivity"}, Dir: filepath.Dir(winget), Timeout: WingetTimeout, StdoutLimit: 64 * 1024},
 	}
 	if diff := cmp.Diff(wantRuns, rec.runs); diff != "" {
 		t.Errorf("runs (-want +got)\n%s", diff)

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/windows-dev-agent/wda/internal/testkit"
+	"github.com/windows-dev-agent/wda/internal/testkit/mcptest"
 	"github.com/windows-dev-agent/wda/schema"
 	"github.com/windows-dev-agent/wda/tools"
 	"github.com/windows-dev-agent/wda/tools/internal/discovery"
@@ -42,7 +42,7 @@ func call(t *testing.T, tool tools.Tool, env *tools.Env, args tools.Args) map[st
 	if args == nil {
 		args = tools.Args{}
 	}
-	m, _ := testkit.Call(t, tool, env, args)
+	m, _ := mcptest.Call(t, tool, env, args)
 	return m
 }
 

@@ -7,9 +7,9 @@ import (
 )
 
 // Event is one audit record as logs_query returns it: the stored record projected onto
-// the audit metadata keys of discovery.md §4.2, each kept only when its value has the
-// key's JSON type. Unknown keys are dropped, so a legacy log (0.1 stored redacted
-// inputs) cannot leak arguments through logs_query.
+// the audit metadata keys of docs/audit.md, "Records", each kept only when its value has
+// the key's JSON type. Unknown keys are dropped, so a legacy log (0.1 stored redacted
+// inputs) cannot leak arguments through logs_query (docs/tools/logs_query.md, "Output").
 type Event map[string]any
 
 // kind is the JSON type a field may have (null is always allowed).

@@ -47,14 +47,23 @@ type In struct {
 // Out is the result of logs_query.
 type Out struct {
 	tools.Status
-	Events  []Event `json:"events,omitzero" jsonschema:"description=The last last_n matching events, oldest first."`
-	Matched int     `json:"matched" jsonschema:"description=How many retained events matched the filter, before truncation to last_n."`
+	Events  []Event `json:"events,omitzero" jsonschema:"description=The last last_n matching events\\, oldest first."`
+	Matched int     `json:"matched" jsonschema:"description=How many retained events matched the filter\\, before truncation to last_n."`
 	Scope   string  `json:"scope,omitzero" jsonschema:"enum=persistent_history,description=Always persistent_history: the bounded log and its one rotated predecessor."`
 }
 
 // New returns the logs_query tool. It has no dependencies of its own: the audit log is
 // the call's data directory.
-func New() tools.Tool {
+// Deps are the authorities the tool consults. It needs none beyond the call's own
+// environment (the data directory, the bound project); the type keeps the shape every
+// tool package has.
+type Deps struct{}
+
+// DefaultDeps are the tool's dependencies.
+func DefaultDeps() Deps { return Deps{} }
+
+// New returns the tool.
+func New(_ Deps) tools.Tool {
 	return tools.Define(tools.Def[In, Out]{
 		Name:        "logs_query",
 		Order:       9,
@@ -68,7 +77,7 @@ func New() tools.Tool {
 	})
 }
 
-func init() { tools.Register(New()) }
+func init() { tools.Register(New(DefaultDeps())) }
 
 func handle(_ context.Context, env *tools.Env, in In) (Out, error) {
 	out, err := Query(env.DataDir, in.LastN, in.Filter)
@@ -97,7 +106,7 @@ func Query(dataDir string, lastN int, filter string) (Out, error) {
 	if dataDir == "" {
 		return Out{}, errors.New("no data directory is configured")
 	}
-	all, _ := audit.Read(dataDir) // unreadable history is empty history (§4.6)
+	all, _ := audit.Read(dataDir) // unreadable is empty (docs/audit.md, "Reading")
 	var matched []map[string]any
 	for _, ev := range all {
 		if match(ev) {

@@ -21,7 +21,7 @@ import (
 // In is the input of mcp_audit.
 type In struct {
 	Cwd         string `json:"cwd,omitempty" jsonschema:"description=Project directory (default: the active project)."`
-	IncludeHost bool   `json:"include_host,omitempty" jsonschema:"default=false,description=Also read user-level Claude (and on Codex, Codex) MCP configs."`
+	IncludeHost bool   `json:"include_host,omitempty" jsonschema:"default=false,description=Also read user-level Claude (and on Codex\\, Codex) MCP configs."`
 	ConfigPath  string `json:"config_path,omitempty" jsonschema:"description=One more config file to audit (~ expanded; relative to the project; .toml is read as a Codex config)."`
 }
 
@@ -45,7 +45,16 @@ type Report struct {
 
 // New returns the mcp_audit tool. It has no dependencies of its own: it reads files
 // through the bound project and the guarded readers.
-func New() tools.Tool {
+// Deps are the authorities the tool consults. It needs none beyond the call's own
+// environment (the data directory, the bound project); the type keeps the shape every
+// tool package has.
+type Deps struct{}
+
+// DefaultDeps are the tool's dependencies.
+func DefaultDeps() Deps { return Deps{} }
+
+// New returns the tool.
+func New(_ Deps) tools.Tool {
 	return tools.Define(tools.Def[In, Out]{
 		Name:        "mcp_audit",
 		Order:       10,
@@ -65,7 +74,7 @@ func New() tools.Tool {
 	})
 }
 
-func init() { tools.Register(New()) }
+func init() { tools.Register(New(DefaultDeps())) }
 
 func handle(_ context.Context, env *tools.Env, in In) (Out, error) {
 	// Every project read goes through the directory the pipeline bound and holds open,

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/windows-dev-agent/wda/internal/testkit"
+	"github.com/windows-dev-agent/wda/internal/testkit/mcptest"
 	"github.com/windows-dev-agent/wda/tools"
 )
 
@@ -17,7 +18,7 @@ import (
 // result against the advertised output schema and returns it as generic JSON.
 func call(t *testing.T, env *tools.Env, args map[string]any) (map[string]any, string) {
 	t.Helper()
-	m, b := testkit.Call(t, New(), env, args)
+	m, b := mcptest.Call(t, New(DefaultDeps()), env, args)
 	return m, string(b)
 }
 
@@ -38,7 +39,7 @@ func TestClassify(t *testing.T) {
 		{tools.Args{"config_path": "x.json"}, tools.ApprovalRequired},
 	}
 	for _, tt := range tests {
-		if got := New().Classify(tt.args); got != tt.want {
+		if got := New(DefaultDeps()).Classify(tt.args); got != tt.want {
 			t.Errorf("Classify(%v) = %s, want %s", tt.args, got, tt.want)
 		}
 	}

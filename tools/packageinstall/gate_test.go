@@ -9,7 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/windows-dev-agent/wda/internal/testkit"
+	"github.com/windows-dev-agent/wda/internal/testkit/mcptest"
 	"github.com/windows-dev-agent/wda/tools"
 	"github.com/windows-dev-agent/wda/tools/internal/pmtest"
 )
@@ -24,7 +24,7 @@ func TestThroughGate(t *testing.T) {
 	reg.Register(New(DefaultDeps()))
 	ctx := context.Background()
 	srv := runtime.NewServer(reg, runtime.Options{DataDir: w.Env.DataDir, ProjectDir: w.Env.ProjectDir, Getenv: w.Env.Getenv})
-	cs := testkit.Connect(t, srv)
+	cs := mcptest.Connect(t, srv)
 	call := func(args map[string]any) (map[string]any, error) {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "package_install", Arguments: args})
 		if err != nil {

@@ -14,7 +14,7 @@ import (
 	"github.com/windows-dev-agent/wda/tools/internal/discovery"
 )
 
-// Timeout is the installer timeout (tools.md §3.6).
+// Timeout is the installer timeout (docs/tools/package_install.md, "Limits").
 const Timeout = 600 * time.Second
 
 // MaxIDLength is the longest package_id accepted.
@@ -50,7 +50,7 @@ func DefaultDeps() Deps {
 }
 
 // Argv is the install argv for source with the bare executable name as argv[0]
-// (tools.md §3.6).
+// (docs/tools/package_install.md, "Processes").
 func Argv(source, id string) []string {
 	switch source {
 	case "chocolatey":
@@ -129,13 +129,7 @@ func (d Deps) handle(ctx context.Context, env *tools.Env, in In) Out {
 	}
 	// Step 9: run sealed to the echoed identity. From here the cache stays invalidated
 	// whatever happens: a failed or timed-out installer may have changed the machine.
-	r := d.Run(ctx, proc.Request{Argv: argv, Dir: filepath.Dir(path), Timeout: d.Timeout, Expected: seal})
-	status := "failed"
-	switch {
-	case plan.ChangedAtSpawn(r):
-		status = "stale_plan"
-	case r.Succeeded:
-		status = "completed"
-	}
-	return Out{Status: plan.Merge(status, "", r), Plan: p, Receipt: plan.FromReceipt(r), EnvironmentCacheInvalidated: new(true)}
+	r := d.Run(ctx, proc.Request{Argv: argv, Dir: filepath.Dir(path), Timeout: d.Timeout, Expected: seal,
+		OnProgress: plan.Progress(env.Progress)})
+	return Out{Status: plan.Merge(plan.RunStatus(r), "", r), Plan: p, Receipt: plan.FromReceipt(r), EnvironmentCacheInvalidated: new(true)}
 }

@@ -332,7 +332,7 @@ func TestTimeoutKillsTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pid, _ := strconv.Atoi(string(b)); pid <= 0 || pmtest.Alive(pid) {
+	if pid, _ := strconv.Atoi(string(b)); pid <= 0 || !pmtest.Gone(pid, 5*time.Second) {
 		t.Errorf("grandchild %s survived", b)
 	}
 }

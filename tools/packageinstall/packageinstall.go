@@ -3,20 +3,20 @@
 // and source agreement flags in the reviewed argv), Chocolatey or Scoop.
 //
 // execute:false returns the plan: argv (argv[0] the resolved absolute path), the
-// executable and its identity. execute:true runs exactly that plan when the caller
-// echoes executable and identity unchanged (internal/plan), invalidates the environment
-// cache before the installer starts (and refuses to start it when that fails), and
-// runs it sealed to the echoed identity for at most 600 s. The decision order is
-// in docs/tools/package_install.md.
+// executable and its identity. execute:true runs exactly that plan when the caller echoes
+// executable and identity unchanged (internal/plan), invalidates the environment cache
+// before the installer starts (and refuses to start it when that fails), and runs it
+// sealed to the echoed identity for at most 600 s. The decision order is in
+// docs/tools/package_install.md, "Decision order".
 //
 // It must never start an installer that was not planned and echoed, never start one
 // before the cache is invalidated, and never report an installer's exit 0 as proof the
 // package works: every plan and result carries a verify hint naming the check to run
 // next.
 //
-// Decisions where the spec is silent: the installer's working directory is the
-// manager's own directory, never the project; the environment cache lives in
-// env.DataDir (the data dir of this call's binding).
+// Deliberate decisions (docs/tools/package_install.md, "Decisions"): the installer's
+// working directory is the manager's own directory, never the project; the environment
+// cache lives in env.DataDir (the data dir of this call's binding).
 package packageinstall
 
 import (
@@ -28,7 +28,7 @@ import (
 
 // In is the input of package_install.
 type In struct {
-	PackageID string `json:"package_id" jsonschema:"required,minLength=1,maxLength=256,pattern=^[A-Za-z0-9][A-Za-z0-9._+-]*$,description=Exact package id (letters, digits, . _ + -)."`
+	PackageID string `json:"package_id" jsonschema:"required,minLength=1,maxLength=256,pattern=^[A-Za-z0-9][A-Za-z0-9._+-]*$,description=Exact package id (letters\\, digits\\, . _ + -)."`
 	Source    string `json:"source,omitempty" jsonschema:"enum=winget,enum=chocolatey,enum=scoop,default=winget,description=Package manager to install with."`
 	Execute   bool   `json:"execute,omitempty" jsonschema:"default=false,description=false returns the plan; true runs the reviewed plan."`
 	tools.Identity

@@ -9,7 +9,7 @@
 // ever text the manager printed; a row whose id was cut off by the manager's column
 // width is dropped and counted in matches_skipped, never completed by guesswork.
 //
-// Decisions where the spec is silent:
+// Deliberate decisions (docs/tools/package_search.md, "Decisions"):
 //   - The query is trimmed; it is refused when it starts with '-', because Chocolatey
 //     and Scoop take it as a bare argument and would read it as an option (for example
 //     --source=<url>). DEL and C1 control characters count as control characters too.
@@ -35,8 +35,8 @@ type In struct {
 	Source string `json:"source,omitempty" jsonschema:"enum=winget,enum=chocolatey,enum=scoop,default=winget,description=Package manager to search."`
 }
 
-// Out is the result of package_search: status, query and source, then the runner
-// receipt merged in (tools.md §3.5), then what was parsed from stdout.
+// Out is the result of package_search: status, query and source, then the runner receipt
+// merged in, then what was parsed from stdout (docs/tools/package_search.md, "Output").
 type Out struct {
 	tools.Status
 	Query  string   `json:"query,omitempty"`
@@ -62,7 +62,7 @@ type Match struct {
 }
 
 // Statuses are the words of a package_search result's status.
-var Statuses = []string{tools.StatusCompleted, tools.StatusFailed, tools.StatusUnavailable, "incomplete"}
+var Statuses = []string{tools.StatusCompleted, tools.StatusFailed, tools.StatusUnavailable, "incomplete", tools.StatusCancelled}
 
 // New returns the package_search tool running with d.
 func New(d Deps) tools.Tool {

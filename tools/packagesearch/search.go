@@ -12,7 +12,7 @@ import (
 	"github.com/windows-dev-agent/wda/tools"
 )
 
-// Timeout is the search timeout (tools.md §3.5).
+// Timeout is the search timeout (docs/tools/package_search.md, "Limits").
 const Timeout = 90 * time.Second
 
 // managers maps a source to the executable name resolved on PATH.
@@ -38,7 +38,8 @@ const (
 )
 
 // Argv is the search argv for source with the bare executable name as argv[0]
-// (tools.md §3.5). It never contains install or an agreement flag.
+// (docs/tools/package_search.md, "Processes"). It never contains install or an agreement
+// flag.
 func Argv(source, query string) []string {
 	switch source {
 	case "chocolatey":
@@ -86,11 +87,14 @@ func (d Deps) handle(ctx context.Context, env *tools.Env, in In) Out {
 	}
 	argv := Argv(source, query)
 	argv[0] = path
-	r := d.Run(ctx, proc.Request{Argv: argv, Dir: filepath.Dir(path), Timeout: d.Timeout})
+	r := d.Run(ctx, proc.Request{Argv: argv, Dir: filepath.Dir(path), Timeout: d.Timeout, OnProgress: plan.Progress(env.Progress)})
 
-	status := "failed"
-	if r.Succeeded {
-		status = "completed"
+	status := tools.StatusFailed
+	switch {
+	case r.Cancelled:
+		status = tools.StatusCancelled
+	case r.Succeeded:
+		status = tools.StatusCompleted
 	}
 	out := Out{Status: plan.Merge(status, "", r), Query: query, Source: source, Argv: r.Argv, Receipt: plan.FromReceipt(r)}
 	if !r.StdoutWhole() {

@@ -210,7 +210,7 @@ func TestTimeoutKillsTree(t *testing.T) {
 		t.Fatal(err)
 	}
 	pid, _ := strconv.Atoi(string(b))
-	if pid <= 0 || pmtest.Alive(pid) {
+	if pid <= 0 || !pmtest.Gone(pid, 5*time.Second) {
 		t.Errorf("grandchild %d survived the timeout", pid)
 	}
 }

@@ -116,15 +116,17 @@ func (d Deps) handle(ctx context.Context, env *tools.Env, in In) Out {
 		return d.launchSandbox(env, ws, in.Command, sel, sealed, out)
 	}
 	// 12. WSL and Dev Container: a captured, bounded run.
-	rc := d.Run(ctx, proc.Request{Argv: av, Dir: ws, Timeout: captureTimeout, Expected: sealed})
-	status := "failed"
-	switch {
-	case plan.ChangedAtSpawn(rc):
-		status = "stale_plan"
-	case rc.Succeeded:
-		status = "completed"
+	req := proc.Request{Argv: av, Dir: ws, Timeout: captureTimeout, Expected: sealed, OnProgress: plan.Progress(env.Progress)}
+	if env.Project != nil {
+		dir, err := env.Project.Dir()
+		if err != nil {
+			return fail(tools.StatusInvalidInput, "the workspace could not be opened: "+err.Error())
+		}
+		defer dir.Close()
+		req.DirHandle = dir
 	}
-	out.Status = plan.Merge(status, "", rc)
+	rc := d.Run(ctx, req)
+	out.Status = plan.Merge(plan.RunStatus(rc), "", rc)
 	out.Receipt = plan.FromReceipt(rc)
 	return out
 }

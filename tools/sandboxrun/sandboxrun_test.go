@@ -17,6 +17,7 @@ import (
 
 	"github.com/windows-dev-agent/wda/internal/proc"
 	"github.com/windows-dev-agent/wda/internal/testkit"
+	"github.com/windows-dev-agent/wda/internal/testkit/mcptest"
 	"github.com/windows-dev-agent/wda/tools"
 	"github.com/windows-dev-agent/wda/tools/internal/discovery"
 	"github.com/windows-dev-agent/wda/tools/sandboxrun/internal/payload"
@@ -164,7 +165,7 @@ func TestWorkspaceBoundByPipeline(t *testing.T) {
 		{"missing", "Not a directory"},
 		{filepath.Join(string(filepath.Separator), "no", "such", "dir"), "workspace_folder must stay inside the project"},
 	} {
-		m, _ := testkit.Call(t, tool, f.env, tools.Args{"command": "x", "isolation_requirement": reqLinux, "workspace_folder": c.folder})
+		m, _ := mcptest.Call(t, tool, f.env, tools.Args{"command": "x", "isolation_requirement": reqLinux, "workspace_folder": c.folder})
 		if m["status"] != "invalid_input" || !strings.Contains(m["error"].(string), c.errHas) {
 			t.Errorf("workspace_folder %q: %v, want invalid_input containing %q", c.folder, m, c.errHas)
 		}
@@ -405,6 +406,11 @@ func TestExecuteCaptured(t *testing.T) {
 				t.Fatalf("runs = %d", len(f.runs))
 			}
 			req := f.runs[0]
+			// The working directory is handed over as the bound workspace's handle.
+			if req.DirHandle == nil || filepath.Base(req.DirHandle.Name()) != "." {
+				t.Errorf("DirHandle = %v, want the bound workspace opened", req.DirHandle)
+			}
+			req.DirHandle = nil
 			wantReq := proc.Request{Argv: plan.Argv, Dir: f.ws, Timeout: 600 * time.Second,
 				Expected: &proc.Identity{Kind: proc.IdentityKind(plan.ExecutableIdentityKind), SHA256: plan.ExecutableIdentitySHA256}}
 			if diff := cmp.Diff(wantReq, req); diff != "" {

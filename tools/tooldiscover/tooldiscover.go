@@ -10,11 +10,11 @@
 // whole. The GUI programs devenv, rider and pycharm are never launched: their version is
 // the Windows file-version resource (tools/tooldiscover/internal/filever).
 //
-// `code` is probed by command (the spec leaves the choice open): the name is VS Code's
-// command-line entry point, which prints its version and exits without opening a
-// window, and probing by command works the same on every OS. On Windows
-// the usual code.cmd shim is never a resolution candidate (.bat/.cmd are never run), so
-// `code` is only found when an .exe, .com or .ps1 of that name is on PATH.
+// `code` is probed by command (docs/tools/tool_discover.md, "Decisions"): the name is VS
+// Code's command-line entry point, which prints its version and exits without opening a
+// window, and probing by command works the same on every OS. On Windows the usual
+// code.cmd shim is never a resolution candidate (.bat/.cmd are never run), so `code` is
+// only found when an .exe, .com or .ps1 of that name is on PATH.
 //
 // It never runs anything but the resolved absolute executable with its fixed version
 // argument.

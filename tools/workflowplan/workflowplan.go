@@ -1,17 +1,21 @@
-// Package workflowplan is the workflow_plan tool: it routes a development task to the
-// capability catalog (tools/workflowplan/internal/routing) and returns every candidate with its evidence
-// and a four-phase plan. It only resolves tool names to label availability; it never
-// starts a process.
+// Package workflowplan is the workflow_plan tool (docs/tools/workflow_plan.md): it routes
+// a development task to the capability catalog (internal/routing) with the task's words
+// and the project's own files as evidence (internal/projectscan, read through the
+// bound project handle only), and returns every candidate with its evidence and a
+// four-phase plan. It only resolves tool names to label availability and reads a few
+// small files of the project's root; it never writes and never starts a process.
 package workflowplan
 
 import (
 	"context"
+	"os"
 	"strings"
 
 	"github.com/windows-dev-agent/wda/internal/catalog"
 	"github.com/windows-dev-agent/wda/internal/proc"
 	"github.com/windows-dev-agent/wda/tools"
 	"github.com/windows-dev-agent/wda/tools/internal/capability"
+	"github.com/windows-dev-agent/wda/tools/workflowplan/internal/projectscan"
 	"github.com/windows-dev-agent/wda/tools/workflowplan/internal/routing"
 )
 
@@ -42,12 +46,16 @@ type Deps struct {
 	Catalog func() (*catalog.Catalog, error)
 	// Resolver finds executables on the call's PATH (to label availability).
 	Resolver func(getenv func(string) string) proc.Resolver
+	// Scan reports which of the wanted project_files entries the bound project's root
+	// holds; it reads only through root.
+	Scan func(root *os.Root, wanted []string) projectscan.Result
 }
 
-// DefaultDeps are the shipped catalog and the real resolver.
+// DefaultDeps are the shipped catalog, the real resolver and the project scanner.
 func DefaultDeps() Deps {
 	return Deps{Catalog: catalog.Shipped,
-		Resolver: func(getenv func(string) string) proc.Resolver { return proc.NewResolver(getenv) }}
+		Resolver: func(getenv func(string) string) proc.Resolver { return proc.NewResolver(getenv) },
+		Scan:     projectscan.Scan}
 }
 
 // New returns the workflow_plan tool running with d.
@@ -56,7 +64,7 @@ func New(d Deps) tools.Tool {
 		Name:        "workflow_plan",
 		Order:       4,
 		Title:       "Plan workflow",
-		Description: "Route a development task to catalog capabilities with deterministic evidence (id and tag overlap), report every candidate and a four-phase plan (inspect, route, execute, verify). Never executes anything.",
+		Description: "Route a development task to catalog capabilities with deterministic evidence (the task's words against ids, tags and tool names; the project's own files such as go.mod, *.sln, package.json scripts, pyproject.toml), or to package setup for an install task; report every candidate, the project evidence and a four-phase plan (inspect, route, execute, verify). Never executes anything.",
 		Annotations: tools.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false},
 		ProjectArg:  "cwd",
 		Classes:     tools.Classification{Base: tools.ReadOnly},
@@ -80,8 +88,28 @@ func (d Deps) handle(_ context.Context, env *tools.Env, in In) (Out, error) {
 	if env.Project != nil {
 		dir = env.Project.Path
 	}
-	route := routing.Plan(cat, task, in.Context, Availability(cat, d.Resolver(env.Lookup)))
+	req := routing.Request{Task: task, Context: in.Context, Available: Availability(cat, d.Resolver(env.Lookup))}
+	if env.Project != nil && env.Project.Root != nil {
+		req.Project = d.evidence(env.Project.Root, cat)
+	}
+	route := routing.Plan(cat, req)
 	return Out{Status: tools.Status{Status: tools.StatusPlanned}, Planned: &Planned{Task: task, ProjectDir: dir, Route: route}}, nil
+}
+
+// evidence scans the project's root for every project_files entry of the catalog.
+func (d Deps) evidence(root *os.Root, cat *catalog.Catalog) *routing.ProjectEvidence {
+	var wanted []string
+	for _, id := range cat.IDs() {
+		cp, _ := cat.Get(id)
+		wanted = append(wanted, cp.ProjectFiles...)
+	}
+	res := d.Scan(root, wanted)
+	ev := &routing.ProjectEvidence{Inspected: true, Found: res.Found, Files: res.Files, Read: res.Read,
+		Skipped: make([]routing.SkippedFile, 0, len(res.Skipped))}
+	for _, s := range res.Skipped {
+		ev.Skipped = append(ev.Skipped, routing.SkippedFile{File: s.File, Reason: s.Reason})
+	}
+	return ev
 }
 
 // Availability labels each capability with the tool capability_run would select.

@@ -1,16 +1,19 @@
 package workflowplan_test
 
 import (
-	"github.com/windows-dev-agent/wda/internal/catalog"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
-	"github.com/windows-dev-agent/wda/internal/testkit"
+	"github.com/windows-dev-agent/wda/internal/catalog"
+	"github.com/windows-dev-agent/wda/internal/testkit/mcptest"
 	"github.com/windows-dev-agent/wda/tools"
 	"github.com/windows-dev-agent/wda/tools/workflowplan"
+	"github.com/windows-dev-agent/wda/tools/workflowplan/internal/projectscan"
 	"github.com/windows-dev-agent/wda/tools/workflowplan/internal/routing"
 )
 
@@ -37,7 +40,7 @@ type world struct {
 
 func call(t *testing.T, w world, args map[string]any) map[string]any {
 	t.Helper()
-	m, _ := testkit.Call(t, w.tool, w.Env, args)
+	m, _ := mcptest.Call(t, w.tool, w.Env, args)
 	return m
 }
 
@@ -79,8 +82,8 @@ func TestPlanShippedCatalog(t *testing.T) {
 		if m["project_dir"] != mustReal(t, env.ProjectDir) {
 			t.Errorf("project_dir %v, want %s", m["project_dir"], env.ProjectDir)
 		}
-		if n := len(m["candidate_capabilities"].([]any)); n != 9 {
-			t.Errorf("%d candidates, want all 9", n)
+		if n, all := len(m["candidate_capabilities"].([]any)), len(shipped(t).IDs()); n != all {
+			t.Errorf("%d candidates, want all %d", n, all)
 		}
 		if n := len(m["phases"].([]any)); n != 4 {
 			t.Errorf("%d phases", n)
@@ -143,10 +146,50 @@ func TestClassify(t *testing.T) {
 	}
 }
 
+func shipped(t *testing.T) *catalog.Catalog {
+	c, err := catalog.Shipped()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 func mustReal(t *testing.T, p string) string {
 	r, err := filepath.EvalSymlinks(p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// The tool hands the bound project handle and every project_files entry of the catalog
+// to Deps.Scan, and routes on what it reports.
+func TestScanDependency(t *testing.T) {
+	t.Parallel()
+	w := envWith(t, fakePath(t, "go"), nil)
+	var gotRoot string
+	var gotWanted []string
+	d := workflowplan.DefaultDeps()
+	d.Scan = func(root *os.Root, wanted []string) projectscan.Result {
+		gotRoot, gotWanted = root.Name(), wanted
+		// Read is nil: the tool must still answer with the array its schema promises.
+		return projectscan.Result{Found: []string{"go.mod"}, Files: []string{"go.mod"},
+			Skipped: []projectscan.Skipped{{File: "package.json", Reason: "a symbolic link; links are not followed"}}}
+	}
+	m := call(t, world{w.Env, workflowplan.New(d)}, map[string]any{"task": "run the tests"})
+	if m["selection_status"] != routing.Selected || m["selected_candidate"].(map[string]any)["capability"] != "test-go" {
+		t.Fatalf("got %v", m)
+	}
+	if gotRoot != mustReal(t, w.ProjectDir) {
+		t.Errorf("scanned root %q, want the bound project %q", gotRoot, w.ProjectDir)
+	}
+	for _, e := range []string{"go.mod", "*.sln", "package.json#scripts.test", "pyproject.toml#tool.ruff", "Cargo.toml", "CMakeLists.txt", ".git"} {
+		if !slices.Contains(gotWanted, e) {
+			t.Errorf("wanted entries lack %q: %v", e, gotWanted)
+		}
+	}
+	ev := m["project_evidence"].(map[string]any)
+	if ev["inspected"] != true || fmt.Sprint(ev["found"]) != "[go.mod]" || fmt.Sprint(ev["skipped"]) != "[map[file:package.json reason:a symbolic link; links are not followed]]" {
+		t.Errorf("project evidence %v", ev)
+	}
 }

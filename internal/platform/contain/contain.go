@@ -1,5 +1,6 @@
-// Package contain decides containment of paths and binds a call's project argument to
-// an opened directory inside a root (docs/safety.md, project containment).
+// Package contain decides containment of paths, resolves a path to the directory it
+// leads to (ResolveDir), and binds a call's project argument to an opened directory
+// inside a root (docs/platform.md; docs/safety.md, "Project containment").
 //
 // Containment is decided by path components after resolution, never by string prefix
 // (a sibling such as <parent>/project-other is not inside <parent>/project), with one
@@ -21,6 +22,14 @@ import (
 func Within(root, p string) bool {
 	_, ok := Rel(root, p)
 	return ok
+}
+
+// Same reports whether a and b are the same absolute path under the platform's case
+// rule (each within the other). Like Within, it compares names, so both must already
+// be resolved.
+func Same(a, b string) bool {
+	rel, ok := Rel(a, b)
+	return ok && rel == "."
 }
 
 // Rel returns p relative to root ("." for root itself) when Within(root, p).

@@ -13,8 +13,8 @@ import (
 	"github.com/windows-dev-agent/wda/tools"
 )
 
-// NotDirError refuses a path inside the root that is not an existing directory. Its
-// text is the contract "Not a directory: <path>".
+// NotDirError refuses a path that is not an existing directory (for Root.Open, one
+// inside the root). Its text is the contract "Not a directory: <path>".
 type NotDirError struct{ Path string }
 
 func (e *NotDirError) Error() string { return fmt.Sprintf("Not a directory: %s", e.Path) }
@@ -34,23 +34,46 @@ type Root struct {
 	Lexical string
 }
 
-// NewRoot resolves the directory p (made absolute) into a Root.
-func NewRoot(p string) (Root, error) {
-	abs, err := filepath.Abs(p)
+// ResolveDir returns the final path of the existing directory p (made absolute): the
+// directory is opened, following every symbolic link and, on Windows, every junction
+// (filepath.EvalSymlinks no longer follows junctions), and the path is taken from the
+// handle (finalpath.Of). Anything else (a missing path, a file, an unreadable path) is
+// a *NotDirError naming the absolute form of p.
+//
+// The answer is a name, and a name can be re-pointed after it was read: use it to
+// decide (containment of one directory in another), and Root.Open for a directory the
+// caller goes on to use.
+func ResolveDir(p string) (string, error) {
+	_, final, err := resolveDir(p)
+	return final, err
+}
+
+// resolveDir is ResolveDir that also returns the absolute form of p.
+func resolveDir(p string) (abs, final string, err error) {
+	abs, err = filepath.Abs(p)
 	if err != nil {
-		return Root{}, &NotDirError{Path: p}
+		return "", "", &NotDirError{Path: p}
 	}
 	f, err := os.Open(abs)
 	if err != nil {
-		return Root{}, &NotDirError{Path: abs}
+		return "", "", &NotDirError{Path: abs}
 	}
 	defer f.Close()
 	if fi, err := f.Stat(); err != nil || !fi.IsDir() {
-		return Root{}, &NotDirError{Path: abs}
+		return "", "", &NotDirError{Path: abs}
 	}
-	final, err := finalpath.Of(f)
+	final, err = finalpath.Of(f)
 	if err != nil {
-		return Root{}, &NotDirError{Path: abs}
+		return "", "", &NotDirError{Path: abs}
+	}
+	return abs, final, nil
+}
+
+// NewRoot resolves the directory p (made absolute) into a Root.
+func NewRoot(p string) (Root, error) {
+	abs, final, err := resolveDir(p)
+	if err != nil {
+		return Root{}, err
 	}
 	return Root{Path: final, Lexical: filepath.Clean(abs)}, nil
 }

@@ -11,7 +11,7 @@ import (
 
 // of asks the kernel for the descriptor's path with F_GETPATH; if the kernel refuses,
 // it falls back to the name the file was opened by with links resolved, which is
-// path-based (docs/safety.md names this residual for macOS).
+// path-based (docs/platform.md).
 func of(f *os.File) (string, error) {
 	buf := make([]byte, unix.PathMax)
 	_, _, errno := unix.Syscall(unix.SYS_FCNTL, f.Fd(), uintptr(unix.F_GETPATH), uintptr(unsafe.Pointer(&buf[0])))

@@ -47,9 +47,11 @@ type Engine struct {
 type Request struct {
 	Capability string
 	ExtraArgs  []string
-	// Dir is the absolute working directory of the run.
-	Dir     string
-	Execute bool
+	// Dir is the absolute working directory of the run; DirHandle, when set, is that
+	// directory held open, and the run gets it by handle (docs/safety.md).
+	Dir       string
+	DirHandle *os.File
+	Execute   bool
 	// Expected is the identity echoed from the reviewed plan.
 	Expected tools.Identity
 	// TimeoutSeconds is clamped to [1, 600]; zero means 120.
@@ -153,8 +155,8 @@ func (e *Engine) Run(ctx context.Context, req Request) Result {
 		return invalid(res, "Not a directory: "+req.Dir)
 	}
 	// 11. Run, sealed to the reviewed identity.
-	rc := e.Runner.Run(ctx, proc.Request{Argv: slices.Clone(argv), Dir: req.Dir,
-		Timeout: ClampTimeout(req.TimeoutSeconds), Expected: seal})
+	rc := e.Runner.Run(ctx, proc.Request{Argv: slices.Clone(argv), Dir: req.Dir, DirHandle: req.DirHandle,
+		Timeout: ClampTimeout(req.TimeoutSeconds), Expected: seal, OnProgress: plan.Progress(req.Progress)})
 	return merge(res, rc)
 }
 
@@ -179,13 +181,11 @@ func merge(res Result, rc proc.Receipt) Result {
 	if len(rc.Argv) > 0 {
 		res.Argv = slices.Clone(rc.Argv)
 	}
-	switch {
-	case plan.ChangedAtSpawn(rc):
-		res.Status = plan.Merge("stale_plan", ErrChangedAtLaunch, rc)
-	case rc.Succeeded:
-		res.Status = plan.Merge("completed", "", rc)
+	switch status := plan.RunStatus(rc); status {
+	case tools.StatusStalePlan:
+		res.Status = plan.Merge(status, ErrChangedAtLaunch, rc)
 	default:
-		res.Status = plan.Merge("failed", "", rc)
+		res.Status = plan.Merge(status, "", rc)
 	}
 	return res
 }

@@ -7,11 +7,12 @@ import (
 	"github.com/windows-dev-agent/wda/tools"
 )
 
-// Result is the capability_run result. Its JSON is the reference's merged map: plan
-// fields, then the runner receipt, then status and error. Which fields appear depends
-// on the outcome: unknown_capability carries capability and available; a capability
-// with no installed tool carries description, safety_class and checked_tools; a plan
-// (and everything after it) carries the Plan fields; a run adds the receipt fields.
+// Result is the capability_run result. Its JSON is one flat object: plan fields, then the
+// runner receipt, then status and error (docs/tools/capability_run.md, "Output"). Which
+// fields appear depends on the outcome: unknown_capability carries capability and
+// available; a capability with no installed tool carries description, safety_class and
+// checked_tools; a plan (and everything after it) carries the Plan fields; a run adds the
+// receipt fields.
 type Result struct {
 	tools.Status
 	Capability      string      `json:"capability,omitempty" jsonschema:"description=The capability id."`

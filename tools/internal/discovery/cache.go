@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// Cache limits (discovery.md §3).
+// Cache limits (docs/discovery.md, "The cache").
 const (
 	cacheFileName = "environment.json"
 	CacheTTL      = 300 * time.Second
@@ -26,22 +26,22 @@ type cache struct {
 	now         func() time.Time
 	log         *slog.Logger
 	lockTimeout time.Duration
-	// Test seams: called between the publication steps of §3.4.
+	// Test seams: called between the steps of docs/discovery.md, "Publication".
 	beforeRename, afterRename func()
 }
 
 func (c *cache) path() string { return filepath.Join(c.dir, cacheFileName) }
 
-// begin is step 1 of the discover algorithm: under the lock, read the generation and,
-// unless force, try the cache. usable is false when the lock or the generation is not
-// established; then nothing is read and nothing will be published.
+// begin is step 1 of docs/discovery.md, "Discover algorithm": under the lock, read the
+// generation and, unless force, try the cache. usable is false when the lock or the
+// generation is not established; then nothing is read and nothing will be published.
 func (c *cache) begin(force bool) (hit *Snapshot, expected string, usable bool) {
 	l, err := acquireLock(c.dir, c.lockTimeout)
 	if err != nil {
 		c.log.Warn("environment cache unusable for this discovery", "error", err)
 		return nil, "", false
 	}
-	defer l.release()
+	defer l.Unlock()
 	g := readGeneration(c.dir)
 	if !g.ok {
 		c.log.Warn("environment cache generation is not established; the cache is bypassed")
@@ -59,8 +59,9 @@ func (c *cache) begin(force bool) (hit *Snapshot, expected string, usable bool) 
 
 var errMiss = errors.New("cache miss")
 
-// read is the bounded read of §3.3: stat for size and mtime (TTL is measured from the
-// mtime, not the timestamp inside), read at most the cap, re-check, parse.
+// read is the bounded read of docs/discovery.md, "Read path": stat for size and mtime
+// (TTL is measured from the mtime, not the timestamp inside), read at most the cap,
+// re-check, parse.
 func (c *cache) read() (Snapshot, error) {
 	f, err := os.Open(c.path())
 	if errors.Is(err, os.ErrNotExist) {
@@ -99,7 +100,7 @@ func (c *cache) publish(s Snapshot, expected string) {
 		c.log.Warn("environment cache not published", "error", err)
 		return
 	}
-	defer l.release()
+	defer l.Unlock()
 	same := func() bool { g := readGeneration(c.dir); return g.ok && g.token == expected }
 	if !same() {
 		c.log.Info("environment cache not published: the generation changed during discovery")

@@ -76,7 +76,8 @@ func TestCacheHitMissAndForce(t *testing.T) {
 	if !r1.ExecutionStarted || r1.CacheHit || e.prod.count() != 1 {
 		t.Fatalf("first call: %+v runs %d", r1, e.prod.count())
 	}
-	// Checklist 33: the cached file content equals the returned snapshot exactly.
+	// docs/discovery.md, "The cache": the cached file content equals the returned
+	// snapshot exactly.
 	raw, err := os.ReadFile(e.cachePath())
 	if err != nil {
 		t.Fatal(err)
@@ -85,7 +86,8 @@ func TestCacheHitMissAndForce(t *testing.T) {
 	if !bytes.Equal(raw, want) {
 		t.Fatalf("cache file differs from the returned snapshot:\n%s\n%s", raw, want)
 	}
-	// Checklist 34: a second call within 5 minutes does not run the producer.
+	// docs/discovery.md, "Read path": a second call within 5 minutes does not run the
+	// producer.
 	e.setMtime(t, 299*time.Second)
 	r2 := e.discover(t, false)
 	if r2.ExecutionStarted || !r2.CacheHit || e.prod.count() != 1 {
@@ -94,7 +96,8 @@ func TestCacheHitMissAndForce(t *testing.T) {
 	if diff := cmp.Diff(r1.Snapshot, r2.Snapshot); diff != "" {
 		t.Fatalf("cached snapshot (-want +got):\n%s", diff)
 	}
-	// Checklist 35: force_refresh always runs and still publishes.
+	// docs/discovery.md, "Discover algorithm": force_refresh always runs and still
+	// publishes.
 	r3 := e.discover(t, true)
 	if !r3.ExecutionStarted || r3.CacheHit || e.prod.count() != 2 {
 		t.Fatalf("forced call: %+v runs %d", r3, e.prod.count())
@@ -103,7 +106,7 @@ func TestCacheHitMissAndForce(t *testing.T) {
 	if !strings.Contains(string(raw), r3.Snapshot.System.OSName) {
 		t.Fatalf("forced result not published: %s", raw)
 	}
-	// Checklist 36: older than 300 s by mtime is a miss.
+	// docs/discovery.md, "Read path": older than 300 s by mtime is a miss.
 	e.setMtime(t, 301*time.Second)
 	if r := e.discover(t, false); r.CacheHit || e.prod.count() != 3 {
 		t.Fatalf("stale cache served: %+v", r)
@@ -182,8 +185,8 @@ func TestGenerationTokenReading(t *testing.T) {
 }
 
 func TestUnestablishedGenerationBypassesCache(t *testing.T) {
-	// Checklists 38/39: an existing fresh cache is neither read nor overwritten, no
-	// cache file is created, and fresh data is returned.
+	// docs/discovery.md, "Generation token": an existing fresh cache is neither read nor
+	// overwritten, no cache file is created, and fresh data is returned.
 	e := newEnv(t)
 	e.discover(t, false)
 	before, _ := os.ReadFile(e.cachePath())
@@ -292,8 +295,8 @@ func TestInvalidateCache(t *testing.T) {
 }
 
 func TestLockFailures(t *testing.T) {
-	// Checklist 43: a lock held elsewhere makes the read path return fresh data
-	// without caching, and invalidation fail.
+	// docs/discovery.md, "Locking": a lock held elsewhere makes the read path return
+	// fresh data without caching, and invalidation fail.
 	e := newEnv(t)
 	e.discover(t, false)
 	before, _ := os.ReadFile(e.cachePath())
@@ -314,7 +317,7 @@ func TestLockFailures(t *testing.T) {
 	if err := InvalidateCache(e.dir); err == nil {
 		t.Fatal("invalidation must fail while the lock is held")
 	}
-	held.release()
+	held.Unlock()
 	if err := InvalidateCache(e.dir); err != nil {
 		t.Fatalf("after release: %v", err)
 	}
@@ -331,7 +334,7 @@ func TestPublishSkippedWhenLockLost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer held.release()
+	defer held.Unlock()
 	s, _ := Assemble(e.clk.now())
 	c.publish(s, expected)
 	if exists(e.cachePath()) || len(tmpLeftovers(t, e.dir)) != 0 {

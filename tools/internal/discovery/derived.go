@@ -1,6 +1,7 @@
 package discovery
 
-// derive computes the §1.9 keys from the facts. It is pure and never parsed back.
+// derive computes the derived keys (docs/discovery.md, "Derived keys") from the facts. It
+// is pure and never parsed back.
 func (s Snapshot) derive() Snapshot {
 	v, t, r, e := s.Virtualization, s.DevelopmentTools, s.Runtimes, s.Editors
 	var d Snapshot
@@ -20,8 +21,9 @@ func (s Snapshot) derive() Snapshot {
 	d.AvailableEditors = pick(
 		named{"vscode", e.VisualStudioCode}, named{"visual-studio", e.VisualStudio}, named{"rider", e.JetBrainsRider},
 		named{"pycharm", e.JetBrainsPyCharm}, named{"clion", e.JetBrainsCLion})
-	// WSL is listed by wsl_available, the router's authority (deliberate deviation from
-	// the reference's wsl_installed; see doc.go). A Dev Drive is never an isolation option.
+	// WSL is listed by wsl_available, the router's authority, while probe_states.wsl
+	// follows wsl_installed (docs/discovery.md, "Derived keys"). A Dev Drive is never an
+	// isolation option.
 	d.AvailableIsolationOptions = pick(
 		named{"hyper-v", v.HyperVAvailable}, named{"wsl", v.WSLAvailable}, named{"windows-sandbox", v.WindowsSandboxAvailable})
 	return d

@@ -9,8 +9,8 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// Dev Drive identity (discovery.md §2.5.1): the persistent DEV_VOLUME flag returned
-// by FSCTL_QUERY_PERSISTENT_VOLUME_STATE. The volume label is never identity.
+// Dev Drive identity (docs/discovery.md, "Dev Drive"): the persistent DEV_VOLUME flag
+// returned by FSCTL_QUERY_PERSISTENT_VOLUME_STATE. The volume label is never identity.
 const (
 	fsctlQueryPersistentVolumeState = 0x0009023C
 	persistentVolumeStateDevVolume  = 0x2000
@@ -134,8 +134,9 @@ func driveLetter(vol *uint16) string {
 	return ""
 }
 
-// devDriveEnablement is GetDeveloperDriveEnablementState (§2.5.2). A missing API is
-// an older Windows, not a failure: state unsupported_api, enablement unknown.
+// devDriveEnablement is GetDeveloperDriveEnablementState (docs/discovery.md,
+// "Dev Drive"). A missing API is an older Windows, not a failure: state unsupported_api,
+// enablement unknown.
 func devDriveEnablement() (*bool, string, []string) {
 	if procGetDeveloperDriveEnablementState.Find() != nil {
 		return nil, "unsupported_api", nil

@@ -99,8 +99,9 @@ func TestDiscoverWithoutDataDirNeverCaches(t *testing.T) {
 }
 
 func TestPlatformDiscoveryShape(t *testing.T) {
-	// The real producers of this platform still give the canonical shape, with
-	// every tri-state in {true,false,null} and the state strings of checklist 8.
+	// The real producers of this platform still give the canonical shape, with every
+	// tri-state in {true,false,null} and the state strings of docs/discovery.md,
+	// "virtualization".
 	res := Discover(t.Context(), Options{Logger: quiet, DataDir: t.TempDir(), Runner: &fakeRunner{}}, false)
 	s := res.Snapshot
 	got := jsonKeys(t, s)

@@ -1,9 +1,10 @@
-// Package discovery owns the environment snapshot that env_inspect returns: the
-// canonical tri-state model (discovery.md §1), the producers that fill it (a native
+// Package discovery owns the environment snapshot that env_inspect returns: the canonical
+// tri-state model (docs/discovery.md, "Snapshot"), the producers that fill it (a native
 // Windows producer, a PowerShell producer for optional features only, and a portable
 // producer for Linux and macOS), the data-dir cache with its generation token
-// (discovery.md §3), and the static WSL route state that sandbox_run plans with
-// (tools.md §6.1, discovery.md §2.4.7).
+// (docs/discovery.md, "The cache"), and the static WSL route state that sandbox_run plans
+// with (docs/discovery.md, "WSL route state"). This package's contract is
+// docs/discovery.md.
 //
 // Tri-states are *bool: true = observed present, false = observed absent, nil = not
 // established. A nil is never collapsed to false on the way through the cache, the
@@ -13,15 +14,15 @@
 //   - start a process except through internal/proc (the PowerShell producer and
 //     vswhere.exe are the only processes; developer tools are never launched);
 //   - launch wsl.exe, for discovery or for route planning;
-//   - collect or emit the keys of discovery.md §1.12 (username, domain, computer
-//     name, git identity, module inventory, PATH contents, environment values);
+//   - collect or emit the keys of docs/discovery.md, "Never collected" (username, domain,
+//     computer name, git identity, module inventory, PATH contents, environment values);
 //   - write to stdout (logs go to the injected slog.Logger, stderr by default);
 //   - serve or publish a cache entry produced under an older generation.
 //
-// Deliberate decisions where the reference leaves a choice (README.md rule 4):
+// Deliberate decisions (docs/discovery.md, "Decisions"):
 //   - available_isolation_options lists "wsl" by wsl_available (the router's
 //     authority), not by wsl_installed; probe_states.wsl still follows wsl_installed.
-//   - processor_count counts processor packages (sockets), as the reference does.
+//   - processor_count counts processor packages (sockets), not logical processors.
 //   - The Store WSL package fact is read natively from the per-user AppModel package
 //     repository in the registry instead of Get-AppxPackage, so PowerShell is used for
 //     optional features only. A missing repository key leaves the fact null.

@@ -27,8 +27,8 @@ type Facts struct {
 	ExecutionStarted bool
 }
 
-// Feature identities (discovery.md §2.3). Containers-DisposableVM is the wrong name
-// and is never used.
+// Feature identities (docs/discovery.md, "Windows: the PowerShell producer").
+// Containers-DisposableVM is the wrong name and is never used.
 const (
 	FeatureHyperV  = "Microsoft-Hyper-V"
 	FeatureSandbox = "Containers-DisposableClientVM"
@@ -49,7 +49,8 @@ func featureAvailable(state string) (*bool, string) {
 	return Bool(state == "Enabled"), state
 }
 
-// DevDriveFacts are §2.5: the FSCTL inventory and the OS enablement state.
+// DevDriveFacts are the FSCTL inventory and the OS enablement state (docs/discovery.md,
+// "Dev Drive").
 type DevDriveFacts struct {
 	InventoryState string     // available | unknown
 	Drives         []DevDrive // possibly partial when InventoryState is unknown
@@ -57,7 +58,8 @@ type DevDriveFacts struct {
 	State          string
 }
 
-// ToolFacts are the presence sections §1.5–§1.8.
+// ToolFacts are the presence sections development_tools, runtimes, git and editors
+// (docs/discovery.md, "Snapshot").
 type ToolFacts struct {
 	Tools    DevelopmentTools
 	Runtimes Runtimes

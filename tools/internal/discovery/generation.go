@@ -16,9 +16,9 @@ const (
 	generationLen      = 32
 )
 
-// generation is the mutation-generation token (discovery.md §3.4). ok is false when
-// the token is not established; the empty token is the valid "never invalidated"
-// baseline.
+// generation is the mutation-generation token (docs/discovery.md, "Generation token"). ok
+// is false when the token is not established; the empty token is the valid
+// "never invalidated" baseline.
 type generation struct {
 	token string
 	ok    bool
@@ -106,7 +106,7 @@ func InvalidateCache(dataDir string) error {
 	if err != nil {
 		return fmt.Errorf("environment cache invalidation: %w", err)
 	}
-	defer l.release()
+	defer l.Unlock()
 	tok, err := newToken()
 	if err != nil {
 		return fmt.Errorf("environment cache invalidation: %w", err)

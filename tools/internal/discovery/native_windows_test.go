@@ -228,23 +228,6 @@ func TestDevDriveProbe(t *testing.T) {
 	t.Logf("dev drives: %+v errors %q", f, errs)
 }
 
-func TestLockFileExExcludes(t *testing.T) {
-	dir := t.TempDir()
-	a, err := acquireLock(dir, time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := acquireLock(dir, 30*time.Millisecond); err == nil {
-		t.Fatal("a second lock was granted while the first is held")
-	}
-	a.release()
-	b, err := acquireLock(dir, time.Second)
-	if err != nil {
-		t.Fatalf("after release: %v", err)
-	}
-	b.release()
-}
-
 func TestNativeProducerWithFakeRunner(t *testing.T) {
 	bin := t.TempDir()
 	if err := os.WriteFile(filepath.Join(bin, "git.exe"), []byte("MZ"), 0o755); err != nil {

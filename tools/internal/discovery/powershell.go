@@ -20,7 +20,8 @@ import (
 //go:embed features.ps1
 var featuresScript []byte
 
-// PowerShell producer limits and identity (discovery.md §2.1).
+// PowerShell producer limits and identity (docs/discovery.md,
+// "Windows: the PowerShell producer").
 const (
 	PowerShellRelPath      = `WindowsPowerShell\v1.0\powershell.exe`
 	PowerShellTimeout      = 30 * time.Second
@@ -81,7 +82,8 @@ func (p PowerShellProducer) Produce(ctx context.Context) Facts {
 	return parsePowerShell(r)
 }
 
-// parsePowerShell turns a receipt into facts following discovery.md §2.8.
+// parsePowerShell turns a receipt into facts in the order of docs/discovery.md,
+// "Windows: the PowerShell producer".
 func parsePowerShell(r proc.Receipt) Facts {
 	fail := func(format string, a ...any) Facts {
 		return Facts{Errors: []string{fmt.Sprintf(format, a...)}, ExecutionStarted: r.ExecutionStarted}

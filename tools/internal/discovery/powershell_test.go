@@ -28,7 +28,8 @@ func psProducer(t *testing.T, r *fakeRunner) PowerShellProducer {
 const validFeatures = `{"format":"wda-optional-features/1","features":{"Microsoft-Hyper-V":"Enabled","Containers-DisposableClientVM":"Disabled","Microsoft-Windows-Subsystem-Linux":"Absent"},"errors":[]}`
 
 func TestPowerShellRequest(t *testing.T) {
-	// Checklist 24: only the system PowerShell, through the runner, 30 s, 1 MiB, 64 KiB.
+	// docs/discovery.md, "Windows: the PowerShell producer": only the system PowerShell,
+	// through the runner, 30 s, 1 MiB, 64 KiB.
 	var script []byte
 	r := &fakeRunner{receipt: func(req proc.Request) proc.Receipt {
 		script, _ = os.ReadFile(req.Argv[len(req.Argv)-1])
@@ -70,7 +71,8 @@ func TestPowerShellScriptContract(t *testing.T) {
 			t.Errorf("script lacks %q", must)
 		}
 	}
-	// Checklist 10 and §1.12: never the wrong Sandbox identity, never private data.
+	// docs/discovery.md, "Windows: the PowerShell producer" and "Never collected": never
+	// the wrong Sandbox identity, never private data.
 	for _, never := range []string{"Containers-DisposableVM'", "Get-Module -ListAvailable", "user.name", "USERNAME", "USERDOMAIN", "Get-Command", "wsl.exe"} {
 		if strings.Contains(s, never) {
 			t.Errorf("script contains %q", never)
@@ -152,7 +154,8 @@ func TestPowerShellOutcomes(t *testing.T) {
 }
 
 func TestNoSystemPowerShellLaunchesNothing(t *testing.T) {
-	// Checklist 25: degraded, first error mentions "System Windows PowerShell", no run.
+	// docs/discovery.md, "Windows: the PowerShell producer": degraded, first error
+	// mentions "System Windows PowerShell", no run.
 	r := &fakeRunner{receipt: func(proc.Request) proc.Receipt { return okReceipt(0, validFeatures, "") }}
 	p := PowerShellProducer{Runner: r, TempDir: t.TempDir(), SystemBinary: func(string) (string, error) {
 		return "", fmt.Errorf("system binary not found: %w", fs.ErrNotExist)

@@ -10,10 +10,10 @@ import (
 	"github.com/windows-dev-agent/wda/internal/proc"
 )
 
-// searchPath is the sanitized executable search path of discovery.md §2.6.1. It is
-// built once per discovery and never includes the process working directory, so an
-// executable planted in the cwd is never evidence. Presence is a file-system fact:
-// no tool is ever launched.
+// searchPath is the sanitized executable search path of docs/discovery.md,
+// "Command presence". It is built once per discovery and never includes the process
+// working directory, so an executable planted in the cwd is never evidence. Presence is a
+// file-system fact: no tool is ever launched.
 type searchPath struct {
 	dirs    []string
 	exts    []string // PATHEXT (lowercase) on Windows; [""] elsewhere

@@ -29,7 +29,7 @@ type Registry interface {
 	SubKeys(root Root, path string) (names []string, found bool, err error)
 }
 
-// Registry locations (discovery.md §2.4, tools.md §6.1).
+// Registry locations (docs/discovery.md, "WSL facts" and "WSL route state").
 const (
 	keyWSLPolicy     = `SOFTWARE\Policies\WSL`
 	keyStoreService  = `SYSTEM\CurrentControlSet\Services\WslService`
@@ -74,7 +74,8 @@ func keyPresence(reg Registry, path string) (*bool, error) {
 	return Bool(ok), nil
 }
 
-// Inventory is the current user's registered WSL distributions (discovery.md §2.4.6).
+// Inventory is the current user's registered WSL distributions (docs/discovery.md,
+// "WSL facts").
 type Inventory struct {
 	Established    bool
 	Distros        []string
@@ -117,9 +118,9 @@ func readInventory(reg Registry) (Inventory, error) {
 	return inv, nil
 }
 
-// readStorePackage looks for the Store WSL package in the current user's AppModel
-// package repository. A missing repository key leaves the fact unknown (like a
-// missing Appx cmdlet in the reference); a read error is an error.
+// readStorePackage looks for the Store WSL package in the current user's AppModel package
+// repository. A missing repository key leaves the fact unknown without an error
+// (docs/discovery.md, "WSL facts"); a read error is an error.
 func readStorePackage(reg Registry) (*bool, error) {
 	subs, found, err := reg.SubKeys(CurrentUser, keyAppxPackages)
 	if err != nil || !found {

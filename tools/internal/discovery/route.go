@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 )
 
-// RouteState is the static WSL route decision of tools.md §6.1 / discovery.md §2.4.7.
-// Available is nil when the state could not be established (the route is then
-// "unknown"), false when WSL cannot be targeted ("unavailable").
+// RouteState is the static WSL route decision (docs/discovery.md, "WSL route state").
+// Available is nil when the state could not be established (the route is then "unknown"),
+// false when WSL cannot be targeted ("unavailable").
 type RouteState struct {
 	Available           *bool
 	DefaultDistribution string
@@ -29,8 +29,9 @@ func unknownRoute(format string, a ...any) RouteState {
 
 func noRoute(reason string) RouteState { return RouteState{Available: False(), Reason: reason} }
 
-// wslRoute evaluates the route in the fixed order of discovery.md §2.4.7. It never
-// launches wsl.exe: every authority is static (file system and registry).
+// wslRoute evaluates the route in the fixed order of docs/discovery.md,
+// "WSL route state". It never launches wsl.exe: every authority is static (file system
+// and registry).
 func wslRoute(d routeDeps) RouteState {
 	// (1) the Windows-owned executable, as an absolute regular file.
 	exe, err := d.wslExe()

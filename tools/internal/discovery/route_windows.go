@@ -4,7 +4,7 @@ import (
 	"github.com/windows-dev-agent/wda/internal/proc"
 )
 
-// WSLRoute is the static WSL route state (tools.md §6.1, discovery.md §2.4.7): the
+// WSLRoute is the static WSL route state (docs/discovery.md, "WSL route state"): the
 // Windows-owned wsl.exe, the WSL policies and the current user's default distribution,
 // read from the file system and the registry. It never launches wsl.exe.
 func WSLRoute() RouteState {

@@ -10,8 +10,8 @@ import (
 // SchemaVersion is the extra top-level version marker of the Go snapshot.
 const SchemaVersion = 1
 
-// Snapshot is the canonical environment snapshot (discovery.md §1.2). Field order is
-// the key order on the wire. The derived fields (ProbeStates and the available_*
+// Snapshot is the canonical environment snapshot (docs/discovery.md, "Snapshot"). Field
+// order is the key order on the wire. The derived fields (ProbeStates and the available_*
 // lists) are computed by MarshalJSON and discarded by UnmarshalJSON: they are never
 // parsed back, so a stale cache cannot contradict its own facts.
 type Snapshot struct {
@@ -33,8 +33,8 @@ type Snapshot struct {
 	AvailableIsolationOptions []string    `json:"available_isolation_options"`
 }
 
-// System is discovery.md §1.3. These are not tri-states: an unknown value is the zero
-// value plus an entry in Snapshot.Errors.
+// System is docs/discovery.md, "system". These are not tri-states: an unknown value is
+// the zero value plus an entry in Snapshot.Errors.
 type System struct {
 	OSName                string  `json:"os_name"`
 	OSVersion             string  `json:"os_version"`
@@ -45,7 +45,7 @@ type System struct {
 	TotalPhysicalMemoryGB float64 `json:"total_physical_memory_gb"`
 }
 
-// Virtualization is discovery.md §1.4.
+// Virtualization is docs/discovery.md, "virtualization".
 type Virtualization struct {
 	HyperVAvailable         *bool      `json:"hyper_v_available" jsonschema:"nullable"`
 	HyperVState             string     `json:"hyper_v_state"`
@@ -78,7 +78,7 @@ func (d DevDrive) UsagePercent() float64 {
 	return (d.SizeGB - d.FreeSpaceGB) / d.SizeGB * 100
 }
 
-// DevelopmentTools is discovery.md §1.5: presence only.
+// DevelopmentTools is docs/discovery.md, "development_tools": presence only.
 type DevelopmentTools struct {
 	WingetAvailable       *bool `json:"winget_available" jsonschema:"nullable"`
 	ChocolateyAvailable   *bool `json:"chocolatey_available" jsonschema:"nullable"`
@@ -89,15 +89,15 @@ type DevelopmentTools struct {
 	VisualStudioAvailable *bool `json:"visual_studio_available" jsonschema:"nullable"`
 }
 
-// Runtime is one entry of §1.6. The broad snapshot never fills Version or Versions;
-// versions belong to tool_discover.
+// Runtime is one entry of docs/discovery.md, "runtimes". The broad snapshot never fills
+// Version or Versions; versions belong to tool_discover.
 type Runtime struct {
 	Available *bool    `json:"available" jsonschema:"nullable"`
 	Version   *string  `json:"version" jsonschema:"nullable"`
 	Versions  []string `json:"versions"`
 }
 
-// Runtimes is discovery.md §1.6.
+// Runtimes is docs/discovery.md, "runtimes".
 type Runtimes struct {
 	Python Runtime `json:"python"`
 	Node   Runtime `json:"node"`
@@ -106,13 +106,13 @@ type Runtimes struct {
 	Dotnet Runtime `json:"dotnet"`
 }
 
-// Git is discovery.md §1.7. Git identity is deliberately never collected.
+// Git is docs/discovery.md, "git". Git identity is deliberately never collected.
 type Git struct {
 	Available *bool   `json:"available" jsonschema:"nullable"`
 	Version   *string `json:"version" jsonschema:"nullable"`
 }
 
-// Editors is discovery.md §1.8.
+// Editors is docs/discovery.md, "editors".
 type Editors struct {
 	VisualStudioCode *bool `json:"visual_studio_code" jsonschema:"nullable"`
 	VisualStudio     *bool `json:"visual_studio" jsonschema:"nullable"`
@@ -121,7 +121,7 @@ type Editors struct {
 	JetBrainsCLion   *bool `json:"jetbrains_clion" jsonschema:"nullable"`
 }
 
-// ProbeStates is the derived §1.9 object.
+// ProbeStates is the derived probe_states object (docs/discovery.md, "Derived keys").
 type ProbeStates struct {
 	HyperV         string `json:"hyper_v" jsonschema:"enum=available,enum=missing,enum=unknown"`
 	WSL            string `json:"wsl" jsonschema:"enum=available,enum=missing,enum=unknown"`

@@ -117,7 +117,7 @@ func jsonKeys(t *testing.T, s Snapshot) map[string]bool {
 	return out
 }
 
-// canonicalKeys is every key path of discovery.md §1 plus schema_version.
+// canonicalKeys is every key path of docs/discovery.md, "Snapshot".
 var canonicalKeys = strings.Fields(`schema_version timestamp success errors system system.os_name system.os_version
 system.os_build system.architecture system.processor_count system.processor_name system.total_physical_memory_gb
 virtualization virtualization.hyper_v_available virtualization.hyper_v_state virtualization.wsl_installed
@@ -138,9 +138,9 @@ probe_states.windows_sandbox probe_states.dev_drive probe_states.winget probe_st
 available_package_managers available_runtimes available_editors available_isolation_options`)
 
 func TestEverySnapshotHasExactlyTheCanonicalKeys(t *testing.T) {
-	// Checklist 7/9 and §1.12: the fallback, a healthy and an empty-facts snapshot
-	// all carry every key, and nothing else (no username, domain, git identity,
-	// module inventory, computer name, locale, PATH...).
+	// docs/discovery.md, "Fallback snapshot" and "Never collected": the fallback, a
+	// healthy and an empty-facts snapshot all carry every key, and nothing else (no
+	// username, domain, git identity, module inventory, computer name, locale, PATH...).
 	empty, _ := Assemble(t0)
 	want := map[string]bool{}
 	for _, k := range canonicalKeys {

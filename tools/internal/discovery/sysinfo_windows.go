@@ -38,11 +38,11 @@ type logicalProcessorInfo struct {
 
 const relationProcessorPackage = 3
 
-// systemFacts on Windows (discovery.md §2.2): RtlGetVersion for version and build
-// (the registry ProductName says "Windows 10" on Windows 11, so the 11 label comes
-// from the build), GlobalMemoryStatusEx for memory, processor packages from
-// GetLogicalProcessorInformation and the name from the registry. The block is one
-// unit: any failure is one error and the failure values.
+// systemFacts on Windows (docs/discovery.md, "Windows: the native producer"):
+// RtlGetVersion for version and build (the registry ProductName says "Windows 10" on
+// Windows 11, so the 11 label comes from the build), GlobalMemoryStatusEx for memory,
+// processor packages from GetLogicalProcessorInformation and the name from the registry.
+// The block is one unit: any failure is one error and the failure values.
 func systemFacts(reg Registry) (System, error) {
 	v := windows.RtlGetVersion()
 	if v == nil || v.MajorVersion == 0 {
@@ -136,8 +136,8 @@ func osArchitecture() string {
 	return "64-bit"
 }
 
-// processorPackages counts processor packages (sockets), the meaning of the
-// reference's Win32_Processor object count.
+// processorPackages counts processor packages (sockets), not logical processors
+// (docs/discovery.md, "Windows: the native producer").
 func processorPackages() (int, error) {
 	var size uint32
 	// The sizing call fails by design (ERROR_INSUFFICIENT_BUFFER); only size matters.

@@ -8,8 +8,8 @@ import (
 	"github.com/windows-dev-agent/wda/schema"
 )
 
-// timestampLayout is RFC 3339 with exactly microseconds, the precision the reference
-// keeps after cutting PowerShell's seven fractional digits.
+// timestampLayout is RFC 3339 with exactly microseconds (docs/discovery.md, "Snapshot"):
+// finer precision, such as PowerShell's seven fractional digits, is cut.
 const timestampLayout = "2006-01-02T15:04:05.000000Z07:00"
 
 // Timestamp is the snapshot time. It parses RFC 3339 with any fractional precision

@@ -10,8 +10,9 @@ type editorEvidence struct {
 	CLion        *bool
 }
 
-// presence fills §1.5–§1.8 from the sanitized search path plus editor evidence.
-// Runtimes never carry versions here: versions belong to tool_discover.
+// presence fills development_tools, runtimes, git and editors (docs/discovery.md,
+// "Command presence") from the sanitized search path plus editor evidence. Runtimes never
+// carry versions here: versions belong to tool_discover.
 func presence(sp searchPath, ev editorEvidence) ToolFacts {
 	git := sp.has("git")
 	vscode := anyOf(sp.has("code"), ev.VSCodeFile)
@@ -44,7 +45,8 @@ func presence(sp searchPath, ev editorEvidence) ToolFacts {
 	}
 }
 
-// unknownTools is the §2.6.2 failure shape: every presence field null.
+// unknownTools is the failure shape of docs/discovery.md, "Command presence": every
+// presence field null.
 func unknownTools() ToolFacts {
 	rt := func() Runtime { return Runtime{Versions: []string{}} }
 	return ToolFacts{Runtimes: Runtimes{Python: rt(), Node: rt(), Rust: rt(), Golang: rt(), Dotnet: rt()}}

@@ -1,6 +1,6 @@
 package discovery
 
-// Probe state strings derived from a tri-state (discovery.md §0).
+// Probe state strings derived from a tri-state (docs/discovery.md, "Tri-states").
 const (
 	StateAvailable = "available"
 	StateMissing   = "missing"
@@ -33,8 +33,8 @@ func ProbeState(t *bool) string {
 }
 
 // anyOf is true when any evidence is true, false only when every piece of evidence is
-// established false, and nil otherwise. PowerShell's -or would turn nil into false;
-// we keep the unknown (discovery.md §2.6.2, suggested Go rule).
+// established false, and nil otherwise. PowerShell's -or would turn nil into false; we
+// keep the unknown (docs/discovery.md, "Tri-states").
 func anyOf(ts ...*bool) *bool {
 	all := true
 	for _, t := range ts {

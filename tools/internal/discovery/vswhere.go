@@ -22,10 +22,10 @@ const (
 // (Community/Professional/Enterprise; Build Tools alone reports false).
 var vswhereArgs = []string{"-prerelease", "-latest", "-property", "installationPath"}
 
-// visualStudio is Get-VisualStudioAvailability (discovery.md §2.6.2): devenv on the
-// sanitized path, else the installer's locator run through the bounded runner. A
-// missing locator gives nil (its absence does not prove VS is absent); a directory
-// name is never evidence.
+// visualStudio is the Visual Studio presence fact (docs/discovery.md,
+// "Editors and Visual Studio"): devenv on the sanitized path, else the installer's
+// locator run through the bounded runner. A missing locator gives nil (its absence does
+// not prove VS is absent); a directory name is never evidence.
 func visualStudio(ctx context.Context, sp searchPath, locators []string, run proc.Runner) (avail *bool, started bool, err error) {
 	if IsTrue(sp.has("devenv")) {
 		return True(), false, nil

@@ -1,8 +1,8 @@
 package discovery
 
-// WSLFacts are the raw WSL facts of discovery.md §2.4.1, each its own tri-state.
-// InboxFeature comes from the optional-feature probe; the rest from the registry and
-// the file system.
+// WSLFacts are the raw WSL facts of docs/discovery.md, "WSL facts", each its own
+// tri-state. InboxFeature comes from the optional-feature probe; the rest from the
+// registry and the file system.
 type WSLFacts struct {
 	Exe          *bool
 	StoreService *bool
@@ -15,12 +15,12 @@ type WSLFacts struct {
 	Inventory    Inventory
 }
 
-// storeImpl and inboxImpl are §2.4.2: true if any evidence is true, false if all is
-// false, otherwise unknown.
+// storeImpl and inboxImpl are the implementations of docs/discovery.md, "WSL facts": true
+// if any evidence is true, false if all is false, otherwise unknown.
 func (f WSLFacts) storeImpl() *bool { return anyOf(f.StorePackage, f.StoreService) }
 func (f WSLFacts) inboxImpl() *bool { return anyOf(f.InboxFeature, f.InboxService) }
 
-// Installed is wsl_installed (§2.4.3).
+// Installed is wsl_installed (docs/discovery.md, "WSL facts").
 func (f WSLFacts) Installed() *bool {
 	store, inbox := f.storeImpl(), f.inboxImpl()
 	switch {
@@ -34,8 +34,9 @@ func (f WSLFacts) Installed() *bool {
 	return nil
 }
 
-// routeImplementationAllowed is §2.4.4: service registration only; the Store package
-// is never route evidence, and AllowInboxWSL restricts only inbox WSL.
+// routeImplementationAllowed is "Route implementation allowed" of docs/discovery.md,
+// "WSL facts": service registration only; the Store package is never route evidence, and
+// AllowInboxWSL restricts only inbox WSL.
 func routeImplementationAllowed(storeService, inboxService, inboxAllowed *bool) *bool {
 	switch {
 	case storeService == nil:
@@ -50,8 +51,8 @@ func routeImplementationAllowed(storeService, inboxService, inboxAllowed *bool) 
 	return clone(inboxAllowed)
 }
 
-// Available is wsl_available (§2.4.5): can WDA target the registered default
-// distribution under policy?
+// Available is wsl_available (docs/discovery.md, "WSL facts"): can WDA target the
+// registered default distribution under policy?
 func (f WSLFacts) Available() *bool {
 	installed := f.Installed()
 	global := f.AllowWSL.Allowed()

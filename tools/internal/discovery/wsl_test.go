@@ -15,7 +15,8 @@ func tri(t *bool) string {
 var T, F, N = True(), False(), (*bool)(nil)
 
 func TestImplementationPresence(t *testing.T) {
-	// §2.4.2: true if any evidence is true; false if both are false; otherwise null.
+	// docs/discovery.md, "WSL facts", implementations: true if any evidence is true;
+	// false if both are false; otherwise null.
 	cases := []struct{ a, b, want *bool }{
 		{T, N, T}, {N, T, T}, {F, T, T}, {F, F, F}, {F, N, N}, {N, F, N}, {N, N, N}, {T, T, T},
 	}
@@ -31,7 +32,8 @@ func TestImplementationPresence(t *testing.T) {
 }
 
 func TestWSLInstalled(t *testing.T) {
-	// §2.4.3 over (exe, storeImpl via service, inboxImpl via service).
+	// wsl_installed (docs/discovery.md, "WSL facts") over (exe, storeImpl via service,
+	// inboxImpl via service).
 	cases := []struct{ exe, store, inbox, want *bool }{
 		{F, T, T, F},
 		{F, N, N, F},
@@ -53,7 +55,8 @@ func TestWSLInstalled(t *testing.T) {
 }
 
 func TestRouteImplementationAllowedTruthTable(t *testing.T) {
-	// §2.4.4 and checklist 15: (storeService, inboxService, inbox policy allowed).
+	// The route-implementation table of docs/discovery.md, "WSL facts": (storeService,
+	// inboxService, inbox policy allowed).
 	cases := []struct{ store, inbox, allowed, want *bool }{
 		{T, F, F, T}, // AllowInboxWSL does not restrict Store WSL
 		{F, T, F, F},
@@ -73,8 +76,8 @@ func TestRouteImplementationAllowedTruthTable(t *testing.T) {
 }
 
 func TestStorePackageIsNeverRouteEvidence(t *testing.T) {
-	// Checklist 16: a Store package without a registered service installs WSL but
-	// does not make it routable.
+	// docs/discovery.md, "WSL facts": a Store package without a registered service
+	// installs WSL but does not make it routable.
 	f := WSLFacts{Exe: T, StorePackage: T, StoreService: F, InboxService: F, InboxFeature: F,
 		AllowWSL: allowed(), AllowInbox: allowed(), AllowWSL1: allowed(),
 		Inventory: Inventory{Established: true, Distros: []string{"Ubuntu"}, Default: "Ubuntu", DefaultVersion: 2}}
@@ -147,7 +150,8 @@ func TestWSLAvailable(t *testing.T) {
 			if tri(got) != tri(c.want) {
 				t.Fatalf("Available = %s, want %s", tri(got), tri(c.want))
 			}
-			// Checklist 17: available implies a registered default distro.
+			// docs/discovery.md, "WSL facts": available implies a registered default
+			// distro.
 			if IsTrue(got) && (f.Inventory.Default == "" || len(f.Inventory.Distros) == 0) {
 				t.Fatalf("wsl_available true without a default distro")
 			}

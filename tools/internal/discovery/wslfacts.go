@@ -6,10 +6,10 @@ import (
 	"path/filepath"
 )
 
-// readWSLFacts reads the raw WSL facts of §2.4.1 that live in the file system and the
-// registry (64-bit view). The optional-feature fact comes from the PowerShell
-// producer and is merged later. Each failed read records one error and leaves its
-// fact unknown.
+// readWSLFacts reads the raw WSL facts (docs/discovery.md, "WSL facts") that live in the
+// file system and the registry (64-bit view). The optional-feature fact comes from the
+// PowerShell producer and is merged later. Each failed read records one error and leaves
+// its fact unknown.
 func readWSLFacts(reg Registry, wslExe func() (string, error)) (WSLFacts, []string) {
 	var f WSLFacts
 	var errs []string

@@ -1,4 +1,4 @@
-// Package wingettable reads the fixed-width text tables that package managers print for
+// Package pkgtable reads the fixed-width text tables that package managers print for
 // people: WinGet's search and list tables (a header line, one unbroken line of '-', then
 // rows padded to the column widths) and PowerShell's Format-Table as Scoop prints it (a
 // header line and one '-' run per column).

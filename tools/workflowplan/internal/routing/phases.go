@@ -8,11 +8,26 @@ import (
 )
 
 func phases(r *Route) []Phase {
+	inspect := Phase{Phase: "inspect", SafetyClass: tools.ReadOnly,
+		Entry:  "The task and the project directory are known.",
+		Action: "Gather only facts that can change the route (project files, installed tools) without modifying anything.",
+		Exit:   "The facts that distinguish candidate capabilities are known."}
+	if p := r.ProjectEvidence; p.Inspected {
+		found := "none of the catalog's project files"
+		if len(p.Found) > 0 {
+			found = strings.Join(p.Found, ", ")
+		}
+		inspect.Action = "The project's root was inspected (found: " + found + "); gather only further facts that can change the route (installed tools, the user's intent) without modifying anything."
+	}
 	route := Phase{Phase: "route", Entry: "Route-changing facts are known.", SafetyClass: tools.ReadOnly,
 		Exit: "Exactly one capability is selected, or the route is reported as unresolved."}
 	execute := Phase{Phase: "execute", SafetyClass: Unresolved,
 		Entry: "A capability is selected and its capability_run plan (execute:false) has been reviewed.",
 		Exit:  "The run has finished with a receipt (completed or failed)."}
+	verify := Phase{Phase: "verify", SafetyClass: tools.ReadOnly,
+		Entry:  "The execute phase has ended.",
+		Action: "Observe the narrow surface where the effect should exist (test results, lint or build output, working-tree state).",
+		Exit:   "The effect is confirmed, or the discrepancy is reported."}
 	switch r.SelectionStatus {
 	case Selected:
 		id := r.SelectedCandidate.Capability
@@ -24,24 +39,22 @@ func phases(r *Route) []Phase {
 			strings.Join(r.RouteDiscriminator.Candidates, ", "))
 	case MatchedUnavailable:
 		m := r.MatchedCandidate
-		route.Action = fmt.Sprintf("Capability %s matched, but none of its configured tools are available (%s); install one of them or obtain a different route.",
+		route.Action = fmt.Sprintf("Capability %s matched, but it cannot run the task as asked with the installed tools (configured: %s); install the tool or obtain a different route.",
 			m.Capability, strings.Join(m.ConfiguredTools, ", "))
+	case PackageSetup:
+		s := r.PackageSetup
+		route.Action = fmt.Sprintf("Route to package setup for %q: no catalog capability installs packages. Find the exact package id with package_search, then plan it with package_install.", s.Query)
+		route.Exit = "The package id to install is chosen from package_search's matches, or the route is reported as unresolved."
+		execute.SafetyClass = tools.ApprovalRequired
+		execute.Entry = "An exact package id is chosen and its package_install plan (execute:false) has been reviewed."
+		execute.Action = "Call package_search with search_arguments, choose the exact id from its matches (ask when several fit), call package_install with that id and execute:false, review argv and executable identity, then execute once with the identity echoed unchanged."
+		execute.Exit = "The installer has finished with a receipt (completed or failed)."
+		verify.Action = "Confirm the installed program is found and reports its version (tool_discover); an installer's exit code is not proof that it works."
 	default:
-		route.Action = "Choose a capability only after evidence distinguishes a route; no candidate has discriminating identity evidence."
+		route.Action = "Choose a capability only after evidence distinguishes a route; no candidate has discriminating identity or project evidence."
 	}
-	if r.SelectionStatus != Selected {
+	if r.SelectionStatus != Selected && r.SelectionStatus != PackageSetup {
 		execute.Action = "Do not execute anything until the route is resolved."
 	}
-	return []Phase{
-		{Phase: "inspect", SafetyClass: tools.ReadOnly,
-			Entry:  "The task and the project directory are known.",
-			Action: "Gather only facts that can change the route (project files, installed tools) without modifying anything.",
-			Exit:   "The facts that distinguish candidate capabilities are known."},
-		route,
-		execute,
-		{Phase: "verify", SafetyClass: tools.ReadOnly,
-			Entry:  "The execute phase has ended.",
-			Action: "Observe the narrow surface where the effect should exist (test results, lint or build output, working-tree state).",
-			Exit:   "The effect is confirmed, or the discrepancy is reported."},
-	}
+	return []Phase{inspect, route, execute, verify}
 }

@@ -29,7 +29,10 @@ func TestTokens(t *testing.T) {
 		{"class pass", []string{"class", "pass"}},
 		{"bus gas", []string{"bus", "gas"}}, // not longer than 3 chars: no singular
 		{"dotnet.tests+x", []string{"dotnet", "dotnet.tests+x", "test", "tests"}},
-		{"C# / C++ builds!", []string{"builds", "build", "c++"}},
+		{"C# / C++ builds!", []string{"builds", "build", "c++", "csharp"}},
+		{"F# and c#, not x#", []string{"and", "fsharp", "csharp", "not"}},
+		{"the .NET tests on ASP.NET.", []string{"the", ".net", "net", "dotnet", "tests", "test", "on", "asp.net.", "asp"}},
+		{"dotnet network", []string{"dotnet", "network"}},
 		{"go_mod__tidy", []string{"go", "go_mod__tidy", "mod", "tidy"}},
 		{"tests.", []string{"test", "tests", "tests."}},
 		{"ÜBER über", []string{"ber"}}, // non-ASCII letters split runs
@@ -72,34 +75,53 @@ beta: {description: Second widget helper., safety: read-only, tags: [widget], to
 gamma: {description: Unrelated gadget., safety: approval-required, tags: [gadget], tools: [{name: gamma-tool, argv: [gamma-tool]}]}
 `
 
+// pinCatalog has a two-tool capability, an approval-required one with project files, a
+// reversible one with project files and one that installs.
+const pinCatalog = `
+lint: {description: Lint the code., safety: reversible, tags: [lint], tools: [{name: ruff, argv: [ruff]}, {name: pylint, argv: [pylint]}]}
+ship: {description: Ship a release., safety: approval-required, tags: [build, release], tools: [{name: shipper, argv: [shipper]}], project_files: [Makefile]}
+make: {description: Make the default target., safety: reversible, tags: [build], tools: [{name: make, argv: [make]}], project_files: [GNUmakefile]}
+deps: {description: Restore the dependencies., safety: reversible, tags: [install, dependencies], tools: [{name: restore, argv: [restore]}]}
+`
+
 type scenario struct {
 	name          string
 	catalog       string // "" means the shipped catalog
 	task, context string
 	available     map[string]string
+	project       *routing.ProjectEvidence
 	check         func(t *testing.T, r routing.Route)
 }
 
 func scenarios() []scenario {
-	shippedAll := map[string]string{"inspect-git": "git", "lint-python": "ruff", "test-python": "pytest",
-		"test-dotnet": "dotnet", "build-dotnet": "dotnet", "create-pr": "gh", "test-go": "go", "build-go": "go"}
+	shippedAll := map[string]string{}
+	shipped := mustLoadShipped()
+	for _, id := range shipped.IDs() {
+		cp, _ := shipped.Get(id)
+		shippedAll[id] = cp.Tools[0].Name
+	}
 	return []scenario{
 		{name: "python_tests_selected", task: "run the Python tests", available: map[string]string{"test-python": "pytest"},
 			check: func(t *testing.T, r routing.Route) {
 				want(t, r, routing.Selected, "test-python", "test-python")
 				c := r.CandidateCapabilities
-				if c[0].Capability != "test-python" || c[0].DiscriminatingScore != 1 || c[0].IdentityScore != 2 {
+				if c[0].Capability != "test-python" || c[0].DiscriminatingScore != 1 || c[0].IdentityScore != 2 || c[0].OperationScore != 1 {
 					t.Errorf("top candidate %+v", c[0])
 				}
 				if diff := cmp.Diff([]string{"python"}, c[0].DiscriminatingMatches); diff != "" {
 					t.Errorf("discriminating matches (-want +got):\n%s", diff)
 				}
-				if c[1].Capability != "lint-python" || c[1].DiscriminatingScore != 1 || c[1].IdentityScore != 1 {
-					t.Errorf("second candidate %+v", c[1])
-				}
 				for _, x := range c {
-					if x.Capability == "test-dotnet" && (x.DiscriminatingScore != 0 || x.IdentityScore != 1) {
-						t.Errorf("test-dotnet %+v", x)
+					switch x.Capability {
+					case "test-dotnet":
+						if x.DiscriminatingScore != 0 || x.IdentityScore != 1 || x.OperationScore != 1 {
+							t.Errorf("test-dotnet %+v", x)
+						}
+					case "lint-python":
+						// It names the language but does not test: below every tester.
+						if x.DiscriminatingScore != 1 || x.OperationScore != 0 {
+							t.Errorf("lint-python %+v", x)
+						}
 					}
 				}
 				if r.RouteDiscriminator != nil {
@@ -113,11 +135,11 @@ func scenarios() []scenario {
 			check: func(t *testing.T, r routing.Route) {
 				want(t, r, routing.MatchedUnavailable, "test-python", "")
 				d := r.RouteDiscriminator
-				if d == nil || !cmp.Equal(d.Candidates, []string{"test-python"}) || !cmp.Equal(d.Rank, []int{1, 2, r.MatchedCandidate.DescriptionScore}) ||
+				if d == nil || !cmp.Equal(d.Candidates, []string{"test-python"}) || !cmp.Equal(d.Rank, []int{1, 1, 0, 2, r.MatchedCandidate.DescriptionScore}) ||
 					!cmp.Equal(d.ConfiguredTools, map[string][]string{"test-python": {"pytest"}}) || d.Availability != nil {
 					t.Errorf("discriminator %+v", d)
 				}
-				if !strings.Contains(r.Phases[1].Action, "configured tools are available") || !strings.Contains(r.Phases[1].Action, "test-python") {
+				if !strings.Contains(r.Phases[1].Action, "cannot run the task as asked") || !strings.Contains(r.Phases[1].Action, "test-python") {
 					t.Errorf("route action %q", r.Phases[1].Action)
 				}
 				if r.Phases[2].SafetyClass != routing.Unresolved {
@@ -188,10 +210,88 @@ func scenarios() []scenario {
 		{name: "unique_gadget_unavailable", catalog: tieCatalog, task: "the gadget", available: map[string]string{"alpha": "alpha-tool", "beta": "beta-tool"},
 			check: func(t *testing.T, r routing.Route) {
 				want(t, r, routing.MatchedUnavailable, "gamma", "")
-				if !strings.Contains(r.Phases[1].Action, "configured tools are available") {
+				if !strings.Contains(r.Phases[1].Action, "cannot run the task as asked") {
 					t.Errorf("route action %q", r.Phases[1].Action)
 				}
 			}},
+		{name: "named_tool_not_the_one_that_would_run", catalog: pinCatalog, task: "run pylint", available: map[string]string{"lint": "ruff"},
+			check: func(t *testing.T, r routing.Route) {
+				want(t, r, routing.MatchedUnavailable, "lint", "")
+				d := r.RouteDiscriminator
+				if !strings.Contains(d.Reason, "names pylint") || !strings.Contains(d.Reason, "would run ruff") {
+					t.Errorf("reason %q", d.Reason)
+				}
+				if !cmp.Equal(r.MatchedCandidate.NamedTools, []string{"pylint"}) {
+					t.Errorf("named tools %v", r.MatchedCandidate.NamedTools)
+				}
+			}},
+		{name: "named_tool_is_the_one_that_would_run", catalog: pinCatalog, task: "run pylint", available: map[string]string{"lint": "pylint"},
+			check: func(t *testing.T, r routing.Route) { want(t, r, routing.Selected, "lint", "lint") }},
+		{name: "project_never_selects_approval_required", catalog: pinCatalog, task: "build it", available: map[string]string{"ship": "shipper"},
+			project: &routing.ProjectEvidence{Inspected: true, Found: []string{"Makefile"}, Files: []string{"Makefile"}, Read: []string{}, Skipped: []routing.SkippedFile{}},
+			check: func(t *testing.T, r routing.Route) {
+				want(t, r, routing.NoMatch, "", "")
+				for _, c := range r.CandidateCapabilities {
+					if c.Capability == "ship" && (c.ProjectScore != 0 || !cmp.Equal(c.ProjectEvidence, []string{"Makefile"})) {
+						t.Errorf("ship %+v", c)
+					}
+				}
+			}},
+		{name: "project_selects_reversible", catalog: pinCatalog, task: "build it", available: map[string]string{"make": "make"},
+			project: &routing.ProjectEvidence{Inspected: true, Found: []string{"GNUmakefile"}, Files: []string{"GNUmakefile"}, Read: []string{}, Skipped: []routing.SkippedFile{}},
+			check: func(t *testing.T, r routing.Route) {
+				want(t, r, routing.Selected, "make", "make")
+				if c := r.SelectedCandidate; c.ProjectScore != 1 || c.DiscriminatingScore != 0 || c.OperationScore != 1 {
+					t.Errorf("selected %+v", c)
+				}
+			}},
+		{name: "project_does_not_override_the_task_subject", task: "run the python tests", available: shippedAll,
+			project: &routing.ProjectEvidence{Inspected: true, Found: []string{"go.mod"}, Files: []string{"go.mod"}, Read: []string{}, Skipped: []routing.SkippedFile{}},
+			check: func(t *testing.T, r routing.Route) {
+				want(t, r, routing.Selected, "test-python", "test-python")
+				for _, c := range r.CandidateCapabilities {
+					if c.Capability == "test-go" && (c.ProjectScore != 0 || !cmp.Equal(c.ProjectEvidence, []string{"go.mod"})) {
+						t.Errorf("test-go %+v", c)
+					}
+				}
+			}},
+		{name: "polyglot_project_is_ambiguous", task: "run the tests", available: shippedAll,
+			project: &routing.ProjectEvidence{Inspected: true, Found: []string{"go.mod", "package.json#scripts.test"}, Files: []string{"go.mod", "package.json"},
+				Read: []string{"package.json"}, Skipped: []routing.SkippedFile{}},
+			check: func(t *testing.T, r routing.Route) {
+				want(t, r, routing.Ambiguous, "", "")
+				if d := r.RouteDiscriminator; !cmp.Equal(d.Candidates, []string{"test-go", "test-npm"}) || !cmp.Equal(d.Rank, []int{1, 0, 1, 1, 0}) {
+					t.Errorf("discriminator %+v", d)
+				}
+			}},
+		{name: "subject_without_the_operation", task: "create the go module", available: shippedAll,
+			check: func(t *testing.T, r routing.Route) {
+				want(t, r, routing.NoMatch, "", "")
+				if d := r.RouteDiscriminator; d == nil || !strings.Contains(d.Reason, "build-go, test-go, vet-go") || !strings.Contains(d.Reason, "do not perform its operation") {
+					t.Errorf("discriminator %+v", d)
+				}
+			}},
+		{name: "install_routes_to_package_setup", task: "install git", available: shippedAll,
+			project: &routing.ProjectEvidence{Inspected: true, Found: []string{".git"}, Files: []string{".git"}, Read: []string{}, Skipped: []routing.SkippedFile{}},
+			check: func(t *testing.T, r routing.Route) {
+				want(t, r, routing.PackageSetup, "", "")
+				if diff := cmp.Diff(&routing.Setup{Query: "git", SearchArguments: map[string]string{"query": "git"}}, r.PackageSetup); diff != "" {
+					t.Errorf("setup (-want +got):\n%s", diff)
+				}
+				if r.Phases[2].SafetyClass != tools.ApprovalRequired || !strings.Contains(r.Phases[2].Action, "package_install") ||
+					!strings.Contains(r.Phases[1].Action, "package_search") {
+					t.Errorf("phases %+v", r.Phases)
+				}
+			}},
+		{name: "install_with_a_named_manager", task: "scoop install ripgrep", available: shippedAll,
+			check: func(t *testing.T, r routing.Route) {
+				want(t, r, routing.PackageSetup, "", "")
+				if diff := cmp.Diff(&routing.Setup{Query: "ripgrep", Source: "scoop", SearchArguments: map[string]string{"query": "ripgrep", "source": "scoop"}}, r.PackageSetup); diff != "" {
+					t.Errorf("setup (-want +got):\n%s", diff)
+				}
+			}},
+		{name: "install_capability_in_the_catalog_wins", catalog: pinCatalog, task: "install the dependencies", available: map[string]string{"deps": "restore"},
+			check: func(t *testing.T, r routing.Route) { want(t, r, routing.Selected, "deps", "deps") }},
 	}
 }
 
@@ -217,7 +317,7 @@ func want(t *testing.T, r routing.Route, status, matched, selected string) {
 			t.Errorf("phase %d = %q, want %q", i, r.Phases[i].Phase, p)
 		}
 	}
-	if (selected == "") != (r.Phases[2].SafetyClass == routing.Unresolved) {
+	if (selected == "" && status != routing.PackageSetup) != (r.Phases[2].SafetyClass == routing.Unresolved) {
 		t.Errorf("execute safety %q with selection %q", r.Phases[2].SafetyClass, selected)
 	}
 }
@@ -230,7 +330,7 @@ func TestPlan(t *testing.T) {
 				src = string(wda.CapabilitiesYAML)
 			}
 			cat := mustLoad(t, src)
-			r := routing.Plan(cat, sc.task, sc.context, avail(sc.available))
+			r := routing.Plan(cat, routing.Request{Task: sc.task, Context: sc.context, Available: avail(sc.available), Project: sc.project})
 			if len(r.CandidateCapabilities) != len(cat.IDs()) {
 				t.Fatalf("%d candidates for %d capabilities: all must be returned", len(r.CandidateCapabilities), len(cat.IDs()))
 			}
@@ -238,6 +338,14 @@ func TestPlan(t *testing.T) {
 			golden(t, sc.name, r)
 		})
 	}
+}
+
+func mustLoadShipped() *catalog.Catalog {
+	c, err := catalog.Load(wda.CapabilitiesYAML)
+	if err != nil {
+		panic(err)
+	}
+	return c
 }
 
 func golden(t *testing.T, name string, v any) {
@@ -256,7 +364,7 @@ a-two: {description: python thing, tags: [python], tools: [{name: x2, argv: [x2]
 c-three: {description: other, tags: [python, test], tools: [{name: x3, argv: [x3]}]}
 d-four: {description: nothing, tools: [{name: x4, argv: [x4]}]}
 `)
-	r := routing.Plan(cat, "python test", "", nil)
+	r := routing.Plan(cat, routing.Request{Task: "python test"})
 	var got []string
 	for _, c := range r.CandidateCapabilities {
 		got = append(got, c.Capability)

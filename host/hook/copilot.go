@@ -1,0 +1,154 @@
+package hook
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/windows-dev-agent/wda/host/classify"
+	"github.com/windows-dev-agent/wda/host/hostenv"
+	"github.com/windows-dev-agent/wda/internal/audit"
+	"github.com/windows-dev-agent/wda/tools"
+)
+
+// The Copilot CLI's names (docs/hosts/copilot.md): a plugin server's tools reach the
+// hooks as <server>-<tool>, and its shell tools are bash and powershell, whose
+// toolArgs.command is the command line.
+const CopilotToolPrefix = "windows-dev-agent-"
+
+// CopilotShellTools are the Copilot CLI's shell tool names.
+var CopilotShellTools = []string{"bash", "powershell"}
+
+// CopilotProjectDirVar is the session's project directory in a Copilot hook's
+// environment; the event's cwd is preferred.
+const CopilotProjectDirVar = "COPILOT_PROJECT_DIR"
+
+// Texts of the Copilot preToolUse hook.
+const (
+	copilotForbiddenReason = "Windows Dev Agent blocked a forbidden action (safety_class=forbidden). Do not retry it or work around it: change the task boundary with the user instead."
+	copilotAskReason       = "Windows Dev Agent classifies this call as %s: confirm that it should run."
+	copilotScopeReason     = "Windows Dev Agent blocked a project-scope escape: %v"
+	copilotArgsDenyReason  = "Windows Dev Agent could not read the call's toolArgs; denying because the call cannot be classified."
+)
+
+func init() {
+	handlers["copilot pre-tool-use"] = handler{run: copilotPreToolUse, onPanic: copilotPanicDeny}
+}
+
+// copilotOutput is the Copilot CLI preToolUse answer. The hook only ever answers
+// deny or ask (or nothing): Copilot honours allow by skipping its own prompt, so an
+// allow would loosen the host's approval.
+type copilotOutput struct {
+	PermissionDecision       string `json:"permissionDecision"`
+	PermissionDecisionReason string `json:"permissionDecisionReason"`
+}
+
+// copilotPreToolUse tightens the Copilot CLI's permission flow as the Claude gate does
+// (forbidden → deny, approval-required and checkpoint → ask), and for a project-scoped
+// call of this server also denies a project argument that is missing, relative, not a
+// directory or outside the session's directory, as the Codex PreToolUse hook does.
+// Unparsable input is denied.
+func copilotPreToolUse(c *call, stdin io.Reader) any {
+	ev, err := readEvent(stdin)
+	if err != nil {
+		return copilotOutput{audit.DecisionDeny, fmt.Sprintf(parseDenyReason, err)}
+	}
+	tool := ev.str("toolName")
+	input, ok := copilotArgs(ev["toolArgs"])
+	if !ok {
+		c.copilotRecord(ev, tools.ApprovalRequired, audit.DecisionDeny)
+		return copilotOutput{audit.DecisionDeny, copilotArgsDenyReason}
+	}
+	name := copilotToolName(tool)
+	class := c.classify(name, input)
+	scopeErr := c.copilotScopeError(ev, name, input)
+	var out any
+	decision := audit.DecisionHostDefault
+	switch {
+	case class == tools.Forbidden:
+		decision = audit.DecisionDeny
+		out = copilotOutput{decision, copilotForbiddenReason}
+	case scopeErr != nil:
+		decision = audit.DecisionDeny
+		out = copilotOutput{decision, fmt.Sprintf(copilotScopeReason, scopeErr)}
+	case class == tools.ApprovalRequired || class == tools.Checkpoint:
+		decision = audit.DecisionAsk
+		out = copilotOutput{decision, fmt.Sprintf(copilotAskReason, class)}
+	}
+	c.copilotRecord(ev, class, decision)
+	return out
+}
+
+func copilotPanicDeny(*call) any { return copilotOutput{audit.DecisionDeny, panicDenyReason} }
+
+// copilotToolName maps a Copilot tool name onto the names the classifier knows: the
+// shell tools onto Bash and PowerShell, this server's tools onto the bare-server prefix.
+// Anything else is returned unchanged, which the classifier treats as
+// approval-required.
+func copilotToolName(tool string) string {
+	switch tool {
+	case "bash":
+		return "Bash"
+	case "powershell":
+		return "PowerShell"
+	}
+	if short, ok := strings.CutPrefix(tool, CopilotToolPrefix); ok && short != "" {
+		return classify.PrefixClaude + short
+	}
+	return tool
+}
+
+// copilotArgs is the call's arguments: an object, or a string holding one (the form
+// some Copilot builds send); absent means none. Anything else cannot be classified.
+func copilotArgs(v any) (map[string]any, bool) {
+	switch x := v.(type) {
+	case nil:
+		return map[string]any{}, true
+	case map[string]any:
+		return x, true
+	case string:
+		dec := json.NewDecoder(bytes.NewReader([]byte(x)))
+		dec.UseNumber()
+		var m map[string]any
+		if dec.Decode(&m) != nil || m == nil {
+			return nil, false
+		}
+		if _, err := dec.Token(); err != io.EOF {
+			return nil, false
+		}
+		return m, true
+	}
+	return nil, false
+}
+
+// copilotScopeError is the containment check of a project-scoped call of this server:
+// the project argument must be an absolute directory inside the session's directory
+// (the event's cwd, else COPILOT_PROJECT_DIR). nil for every other call.
+func (c *call) copilotScopeError(ev event, name string, input map[string]any) error {
+	sp, ok := c.specs.Find(name)
+	if !ok || sp.ProjectArg == "" {
+		return nil
+	}
+	var root any = ev["cwd"]
+	if s, _ := root.(string); strings.TrimSpace(s) == "" {
+		root = hostenv.Var(c.getenv, CopilotProjectDirVar)
+	}
+	return projectScopeError(root, sp.ProjectArg, input)
+}
+
+// copilotRecord appends the audit record of one preToolUse decision.
+func (c *call) copilotRecord(ev event, class tools.Class, decision string) {
+	denied := decision == audit.DecisionDeny
+	c.append(audit.Record{
+		Event:              eventPreToolUse,
+		ExecutionOutcome:   audit.NotApplicable,
+		PermissionDenied:   &denied,
+		PermissionDecision: decision,
+		SafetyClass:        string(class),
+		SessionID:          ev.str("sessionId"),
+		ToolName:           ev.str("toolName"),
+		Host:               "copilot",
+	})
+}

@@ -1,0 +1,48 @@
+package workflowplan_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/windows-dev-agent/wda/internal/catalog"
+	"github.com/windows-dev-agent/wda/internal/testkit"
+	"github.com/windows-dev-agent/wda/tools/workflowplan"
+	"github.com/windows-dev-agent/wda/tools/workflowplan/internal/projectscan"
+	"github.com/windows-dev-agent/wda/tools/workflowplan/internal/routing"
+)
+
+// BenchmarkRouteWithEvidence is one workflow_plan's own work without the pipeline: the
+// project scan of a Node project (one listing, one package.json read) and the routing
+// over the shipped catalog.
+func BenchmarkRouteWithEvidence(b *testing.B) {
+	dir := testkit.TempDir(b)
+	for f, content := range projects["node"] {
+		testkit.WriteFile(b, filepath.Join(dir, f), content)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer root.Close()
+	cat, err := catalog.Shipped()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var wanted []string
+	for _, id := range cat.IDs() {
+		cp, _ := cat.Get(id)
+		wanted = append(wanted, cp.ProjectFiles...)
+	}
+	avail := func(string) (string, bool) { return "x", true }
+	b.ResetTimer()
+	for b.Loop() {
+		res := projectscan.Scan(root, wanted)
+		r := routing.Plan(cat, routing.Request{Task: "run the tests", Available: avail,
+			Project: &routing.ProjectEvidence{Inspected: true, Found: res.Found, Files: res.Files, Read: res.Read}})
+		if r.SelectionStatus != routing.Selected {
+			b.Fatal(r.SelectionStatus)
+		}
+	}
+	_ = workflowplan.DefaultDeps
+}
