@@ -294,6 +294,7 @@ func TestSwapRace(t *testing.T) {
 		testkit.WriteFile(t, filepath.Join(d, "sub", "cfg", "config.json"), `{"where":"`+where+`"}`)
 		testkit.WriteFile(t, filepath.Join(d, "cfg", "config.json"), `{"where":"`+where+`"}`)
 	}
+	testkit.NeedSwaps(t, base)
 	const runs = 300
 	for i := range runs {
 		victim, rel, bind := filepath.Join(root, "sub", "cfg"), "cfg/config.json", "sub"

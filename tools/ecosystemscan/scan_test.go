@@ -344,6 +344,7 @@ func TestSwapRaceNeverReadsOutside(t *testing.T) {
 	testkit.WriteFile(t, filepath.Join(outside, ".mcp.json"), `{"mcpServers":{"OUTSIDE-MARKER":{"command":"x"}}}`)
 	testkit.WriteFile(t, filepath.Join(outside, ".vscode", "extensions.json"), `{"recommendations":["OUTSIDE-MARKER"]}`)
 	testkit.WriteFile(t, filepath.Join(outside, "CLAUDE.md"), "planted")
+	testkit.NeedSwaps(t, base)
 	leaks := 0
 	const runs = 200
 	for range runs {

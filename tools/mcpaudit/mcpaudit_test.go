@@ -200,6 +200,7 @@ func TestSwapRaceNeverReadsOutside(t *testing.T) {
 	testkit.WriteFile(t, filepath.Join(sub, ".continue", "config.json"), `{"mcpServers":{"inside2":{"command":"x"}}}`)
 	testkit.WriteFile(t, filepath.Join(outside, ".mcp.json"), `{"mcpServers":{"OUTSIDE-MARKER":{"command":"x"}}}`)
 	testkit.WriteFile(t, filepath.Join(outside, ".continue", "config.json"), `{"mcpServers":{"OUTSIDE-MARKER":{"command":"x"}}}`)
+	testkit.NeedSwaps(t, base)
 	leaks := 0
 	const runs = 200
 	for range runs {
