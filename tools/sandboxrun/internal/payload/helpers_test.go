@@ -8,7 +8,16 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/windows-dev-agent/wda/internal/testkit"
+	"github.com/windows-dev-agent/wda/tools"
 )
+
+// bind binds ws as the call's workspace, as the pipeline does before sandbox_run runs.
+func bind(t testing.TB, ws string) *tools.Project {
+	t.Helper()
+	return testkit.Project(t, ws)
+}
 
 // tree creates files (name → content; a name ending in "/" is a directory) under root.
 func tree(t testing.TB, root string, files map[string]string) {
