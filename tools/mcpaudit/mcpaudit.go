@@ -110,6 +110,9 @@ func handle(_ context.Context, env *tools.Env, in In) (Out, error) {
 // lexicalRoot is the project directory as named, before links were resolved, so a
 // config_path spelled under it still counts as a project file.
 func lexicalRoot(env *tools.Env, cwd string) string {
+	if env.Project != nil && env.Project.Named != "" {
+		return env.Project.Named
+	}
 	p := strings.TrimSpace(cwd)
 	if p == "" {
 		p = env.ProjectDir
