@@ -4,6 +4,7 @@ package guard
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -155,7 +156,7 @@ func TestReadProjectJSON(t *testing.T) {
 	}{
 		{"ok.json", map[string]any{"mcpServers": map[string]any{"a": map[string]any{"command": "x"}}}, ""},
 		{"bom.json", map[string]any{"a": true}, ""},
-		{"n.json", map[string]any{"n": jsonNumber("12345678901234567890")}, ""},
+		{"n.json", map[string]any{"n": json.Number("12345678901234567890")}, ""},
 		{"badutf8.json", nil, "not valid UTF-8"},
 		{"array.json", nil, "root JSON value is not an object"},
 		{"string.json", nil, "root JSON value is not an object"},

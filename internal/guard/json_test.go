@@ -1,13 +1,10 @@
 package guard
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 )
-
-func jsonNumber(s string) json.Number { return json.Number(s) }
 
 // fmtSscanf reads the line and column out of a DecodeObject error.
 func fmtSscanf(s string, line, col *int) (int, error) {

@@ -1,7 +1,6 @@
 package payload
 
 import (
-	"bytes"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -99,4 +98,3 @@ func errContains(t testing.TB, err error, want string) {
 	}
 }
 
-func sameBytes(a, b []byte) bool { return bytes.Equal(a, b) }

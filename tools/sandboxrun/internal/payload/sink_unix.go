@@ -31,7 +31,7 @@ func openSink(path string) (sink, error) {
 
 func (s *fdSink) Mkdir(name string, mayExist bool) (sink, error) {
 	p := filepath.Join(s.path, name)
-	if err := unix.Mkdirat(s.fd, name, 0o700); err != nil && !(mayExist && err == unix.EEXIST) {
+	if err := unix.Mkdirat(s.fd, name, 0o700); err != nil && (!mayExist || err != unix.EEXIST) {
 		return nil, &fs.PathError{Op: "mkdir", Path: p, Err: err}
 	}
 	fd, err := openat(s.fd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)

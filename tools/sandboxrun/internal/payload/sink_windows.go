@@ -20,7 +20,7 @@ func openSink(path string) (sink, error) { return &pathSink{path: path}, nil }
 
 func (s *pathSink) Mkdir(name string, mayExist bool) (sink, error) {
 	p := filepath.Join(s.path, name)
-	if err := os.Mkdir(p, 0o700); err != nil && !(mayExist && os.IsExist(err)) {
+	if err := os.Mkdir(p, 0o700); err != nil && (!mayExist || !os.IsExist(err)) {
 		return nil, err
 	}
 	if k, _, err := lstatKind(p); err != nil || k != guard.KindDir {
