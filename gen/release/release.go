@@ -1,5 +1,5 @@
 // Package release owns the published release index (.agents/plugins/marketplace.json)
-// and the check of the two-commit release identity (hosts.md §5):
+// and the check of the two-commit release identity (docs/release.md):
 //
 //  1. a payload commit P holds the whole plugin tree and no index;
 //  2. an index commit I, whose only parent is P, adds only the index, pinning sha = P;

@@ -97,4 +97,3 @@ func errContains(t testing.TB, err error, want string) {
 		t.Fatalf("error = %q, want it to contain %q", err, want)
 	}
 }
-

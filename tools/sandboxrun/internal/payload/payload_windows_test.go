@@ -14,7 +14,7 @@ import (
 )
 
 // isWine reports whether the test runs under Wine, which cannot create junctions or
-// symbolic links (wine.md: FSCTL_SET_REPARSE_POINT is "not supported").
+// symbolic links (under Wine FSCTL_SET_REPARSE_POINT is "not supported").
 func isWine() bool {
 	return windows.NewLazySystemDLL("ntdll.dll").NewProc("wine_get_version").Find() == nil
 }
