@@ -8,6 +8,8 @@ require (
 	github.com/invopop/jsonschema v0.14.0
 	github.com/magefile/mage v1.17.2
 	github.com/modelcontextprotocol/go-sdk v1.8.0
+	github.com/pelletier/go-toml/v2 v2.3.0
+	go.yaml.in/yaml/v3 v3.0.3
 	golang.org/x/sys v0.50.0
 	sigs.k8s.io/yaml v1.6.0
 )

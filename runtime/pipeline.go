@@ -64,7 +64,7 @@ func (p *pipeline) call(ctx context.Context, req *mcp.CallToolRequest, raw json.
 			}
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 		}
-		defer proj.Close()
+		defer func() { _ = proj.Close() }() // read-only handles of the call
 		args[arg] = proj.Path
 		env.Project = proj
 	}

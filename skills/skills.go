@@ -4,10 +4,14 @@ package skills
 
 import (
 	"embed"
+	"errors"
+	"fmt"
 	"io/fs"
 	"path"
 	"slices"
 	"strings"
+
+	"sigs.k8s.io/yaml"
 )
 
 //go:embed */SKILL.md
@@ -40,28 +44,36 @@ func All() ([]Skill, error) {
 		if err != nil {
 			return nil, err
 		}
-		fm := frontMatter(string(b))
-		out = append(out, Skill{Name: d.Name(), Description: fm["description"], Body: b, frontName: fm["name"]})
+		fm, err := frontMatter(string(b))
+		if err != nil {
+			return nil, fmt.Errorf("skill %s: %w", d.Name(), err)
+		}
+		out = append(out, Skill{Name: d.Name(), Description: fm.Description, Body: b, frontName: fm.Name})
 	}
 	slices.SortFunc(out, func(a, b Skill) int { return strings.Compare(a.Name, b.Name) })
 	return out, nil
 }
 
-// frontMatter reads the flat `key: value` lines between the leading --- fences.
-func frontMatter(s string) map[string]string {
-	m := map[string]string{}
-	rest, ok := strings.CutPrefix(s, "---\n")
+// frontMatter parses the YAML between the leading --- fences the way the hosts do, so a
+// quoted or folded description reads here as it reads there. Keys other than name and
+// description are refused: none of the hosts' optional keys is shared by all of them.
+func frontMatter(s string) (frontMatterFields, error) {
+	var fm frontMatterFields
+	rest, ok := strings.CutPrefix(strings.ReplaceAll(s, "\r\n", "\n"), "---\n")
 	if !ok {
-		return m
+		return fm, errors.New("does not start with a --- front matter fence")
 	}
 	block, _, ok := strings.Cut(rest, "\n---\n")
 	if !ok {
-		return m
+		return fm, errors.New("front matter has no closing --- fence")
 	}
-	for _, line := range strings.Split(block, "\n") {
-		if k, v, ok := strings.Cut(line, ":"); ok {
-			m[strings.TrimSpace(k)] = strings.TrimSpace(v)
-		}
+	if err := yaml.UnmarshalStrict([]byte(block), &fm); err != nil {
+		return fm, fmt.Errorf("front matter: %w", err)
 	}
-	return m
+	return fm, nil
+}
+
+type frontMatterFields struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
 }

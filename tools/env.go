@@ -58,6 +58,10 @@ type Project struct {
 	Path string
 	// Root is the directory itself; files are opened relative to it, never by path.
 	Root *os.Root
+	// Named is the directory as the call named it, absolute, before any link was
+	// resolved ("" when unknown): a path the user wrote under it still counts as the
+	// project's even when the project is reached through a link.
+	Named string
 	// hold keeps the directory from being renamed or deleted while the call runs, where
 	// the OS allows it (Windows); nil elsewhere.
 	hold io.Closer

@@ -113,7 +113,7 @@ func escapeWarnings(src []byte) []string {
 	names := map[byte]string{'b': "a backspace", 'f': "a form feed", 'n': "a newline", 'r': "a carriage return", 't': "a tab"}
 	for i := 0; i+3 < len(src); i++ {
 		c := src[i]
-		if !((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')) || src[i+1] != ':' || src[i+2] != '\\' {
+		if (c < 'A' || c > 'Z') && (c < 'a' || c > 'z') || src[i+1] != ':' || src[i+2] != '\\' {
 			continue
 		}
 		if what, ok := names[src[i+3]]; ok {

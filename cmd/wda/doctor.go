@@ -230,7 +230,7 @@ func (de doctorEnv) claudeInstalls(ctx context.Context, rendered map[string][]by
 		for _, e := range reg.Plugins[id] {
 			in := install{Host: "claude", ID: id, Version: e.Version, Path: e.InstallPath}
 			if e.Scope == "user" || e.Scope == "" {
-				in.Checks = append(in.Checks, enabledCheck(enabled[id], id, "claude plugin enable "+id,
+				in.Checks = append(in.Checks, enabledCheck(enabled[id], "claude plugin enable "+id,
 					filepath.Join(dir, "settings.json")))
 			} else {
 				in.Checks = append(in.Checks, check{Name: "enabled", State: checkInfo,
@@ -270,7 +270,7 @@ func claudeEnabled(file string) map[string]*bool {
 	return out
 }
 
-func enabledCheck(on *bool, id, fix, where string) check {
+func enabledCheck(on *bool, fix, where string) check {
 	switch {
 	case on == nil:
 		return check{Name: "enabled", State: checkWarn, Detail: "not listed as enabled in " + where, Fix: fix}
@@ -310,7 +310,7 @@ func (de doctorEnv) codexInstalls(ctx context.Context, rendered map[string][]byt
 			}
 			root := filepath.Join(base, v.Name())
 			in := install{Host: "codex", ID: id, Version: v.Name(), Path: root}
-			in.Checks = append(in.Checks, enabledCheck(cfg.enabled[id], id,
+			in.Checks = append(in.Checks, enabledCheck(cfg.enabled[id],
 				fmt.Sprintf("set enabled = true under [plugins.\"%s\"] in %s, or reinstall with codex plugin add %s", id, filepath.Join(codexHome, "config.toml"), id),
 				filepath.Join(codexHome, "config.toml")))
 			if cfg.hooksOff {
@@ -632,6 +632,6 @@ func dataDirCheck(dir, pluginRoot string) check {
 	}
 	name := f.Name()
 	f.Close()
-	os.Remove(name)
+	_ = os.Remove(name) // the probe file only; a leftover is harmless and gitignored nowhere
 	return check{Name: "data directory", State: checkOK, Detail: dir + " is writable"}
 }

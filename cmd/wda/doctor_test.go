@@ -133,9 +133,9 @@ func failed(rep doctorReport) []string {
 func TestDoctor(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
-		name   string
-		break_ func(t *testing.T, h *hostLayout)
-		want   []string
+		name    string
+		breakIt func(t *testing.T, h *hostLayout)
+		want    []string
 	}{
 		{"healthy", func(*testing.T, *hostLayout) {}, nil},
 		{"binary missing", func(t *testing.T, h *hostLayout) { os.Remove(filepath.Join(h.claudeRoot, "bin", binName())) }, []string{"claude/binary"}},
@@ -172,7 +172,7 @@ func TestDoctor(t *testing.T) {
 			t.Parallel()
 			h := newHostLayout(t)
 			os.MkdirAll(filepath.Join(h.home, ".claude", "plugins", "data", "windows-dev-agent-local-check"), 0o755)
-			tc.break_(t, h)
+			tc.breakIt(t, h)
 			before := [2]map[string]string{treeState(t, h.claudeRoot), treeState(t, h.codexRoot)}
 			rep := h.env().diagnose(context.Background(), "")
 			if d := cmp.Diff(tc.want, failed(rep)); d != "" {

@@ -20,12 +20,10 @@ import (
 
 // rawServer is wda mcp driven line by line.
 type rawServer struct {
-	t     *testing.T
-	cmd   *exec.Cmd
-	in    io.WriteCloser
-	out   *bufio.Scanner
-	mu    sync.Mutex
-	lines []string
+	t   *testing.T
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Scanner
 }
 
 func startRaw(t *testing.T, env ...string) *rawServer {

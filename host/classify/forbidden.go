@@ -241,7 +241,7 @@ func protectedPath(v []byte) bool {
 // mayBeRooted is a quick test that p can reach a root in pathHits: it needs a
 // separator, a drive or stream colon, a variable or share sign, or a device name.
 func mayBeRooted(p []byte) bool {
-	return bytes.IndexAny(p, `\/:$%!`) >= 0 || hasFold(p, 0, "harddiskvolume") || hasFold(p, 0, "volume{")
+	return bytes.ContainsAny(p, `\/:$%!`) || hasFold(p, 0, "harddiskvolume") || hasFold(p, 0, "volume{")
 }
 
 func isPathTerm(v []byte, i int) bool {
@@ -406,7 +406,7 @@ func envName(c []byte) string {
 // the name itself, a wildcard pattern matching it (* ? [set], as PowerShell, cmd and
 // bash expand them) or an 8.3 short name (SYSTEM~1).
 func matchesName(c []byte, name string) bool {
-	if bytes.IndexAny(c, "*?[") < 0 {
+	if !bytes.ContainsAny(c, "*?[") {
 		if eqFold(c, name) {
 			return true
 		}

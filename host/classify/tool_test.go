@@ -38,7 +38,7 @@ func TestShortName(t *testing.T) {
 	}
 }
 
-// The MCP rows of hosts.md §2.1 and tools.md §10.12 against the shipped tools.
+// The shipped tools' classes (docs/safety.md, "One classification, declared once").
 func TestToolShipped(t *testing.T) {
 	lookup := func(id string) (tools.Class, bool) { c, ok := ShippedCatalog[id]; return c, ok }
 	cases := []struct {
@@ -94,7 +94,7 @@ func TestToolOthers(t *testing.T) {
 		{"Read", map[string]any{"file_path": "x"}, ap},
 		{"mcp__other-server__env_inspect", nil, ap},
 		{PrefixClaude + "odd", nil, fb}, // an invalid declaration fails closed
-		// capability safety (tools.md §10.12)
+		// capability safety (docs/safety.md)
 		{PrefixClaudePlugin + "capability_run", map[string]any{"capability": "dangerous", "execute": false}, ro},
 		{PrefixClaudePlugin + "capability_run", map[string]any{"capability": "dangerous", "execute": true}, fb},
 		{PrefixClaudePlugin + "capability_run", map[string]any{"capability": "deploy", "execute": true}, ap},

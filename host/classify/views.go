@@ -162,7 +162,7 @@ func unescape(s string, special bool) string {
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if !(r != utf8.RuneError && unicode.Is(unicode.Cf, r)) {
+		if r == utf8.RuneError || !unicode.Is(unicode.Cf, r) {
 			b.WriteString(s[i : i+n])
 		}
 		i += n
@@ -240,7 +240,7 @@ func ansiC(s string) string {
 		switch c := s[i]; {
 		case c == 'x':
 			if v, n := hexPrefix(s[i+1:], 2); n > 0 {
-				b.WriteByte(byte(v))
+				b.WriteByte(byte(v)) //nolint:gosec // G115: hexPrefix reads at most two hex digits, so v < 256
 				i += n
 				continue
 			}

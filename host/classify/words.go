@@ -38,7 +38,7 @@ func splitWords(cmd string) ([]word, string) {
 			case c < 0x20 || c == 0x7f:
 				return nil, "a control character"
 			case c == '\'' || c == '"':
-				if i != start && !(cmd[start] == '-' && cmd[i-1] == '=') {
+				if i != start && (cmd[start] != '-' || cmd[i-1] != '=') {
 					return nil, "a quote inside a word"
 				}
 				end := strings.IndexByte(cmd[i+1:], c)

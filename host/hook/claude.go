@@ -19,7 +19,7 @@ const (
 	panicDenyReason   = "Windows Dev Agent hit an internal error while classifying this call; denying because it cannot be classified."
 )
 
-// claudePreToolUse is the tightening-only Claude gate (hosts.md §2.2).
+// claudePreToolUse is the tightening-only Claude gate (docs/hooks.md, "Claude Code").
 func claudePreToolUse(c *call, stdin io.Reader) any {
 	ev, err := readEvent(stdin)
 	if errors.Is(err, errEventTooLarge) {
@@ -71,7 +71,7 @@ func (c *call) append(r audit.Record) {
 	}
 }
 
-// traceHandler records one finished call of this server's tools (hosts.md §2.3, §2.6):
+// traceHandler records one finished call of this server's tools (docs/hooks.md, "PostToolUse and PostToolUseFailure"):
 // only derived fields, never the input or the response.
 func traceHandler(name string) func(*call, io.Reader) any {
 	return func(c *call, stdin io.Reader) any {

@@ -7,7 +7,7 @@ import (
 
 const plug = "mcp__plugin_windows-dev-agent_windows-dev-agent__"
 
-// hosts.md §2.2 decision table, its examples, §7 "Claude hooks" and tools.md §10.12.
+// docs/hooks.md, "Claude Code", "PreToolUse": the decision table.
 func TestClaudePreToolUse(t *testing.T) {
 	reg := testSpecs()
 	bash := func(cmd string) map[string]any { return map[string]any{"command": cmd} }

@@ -9,22 +9,21 @@ import (
 
 const cx = "mcp__windows_dev_agent__"
 
-// projectArgs is the project argument of each project-scoped tool (tools.md §2.3).
+// projectArgs is the project argument of each project-scoped tool (docs/safety.md, "Under Codex").
 var projectArgs = map[string]string{"capability_run": "cwd", "workflow_plan": "cwd", "sandbox_run": "workspace_folder",
 	"ecosystem_scan": "cwd", "mcp_audit": "cwd"}
 
-// hosts.md §2.4, §7 "Codex hooks", tools.md §10.2: PreToolUse answers only deny.
+// docs/hooks.md, "Codex", "PreToolUse": it answers only deny.
 func TestCodexPreToolUse(t *testing.T) {
 	reg := testSpecs()
 	p := makeProject(t)
 	type row struct {
-		name    string
-		tool    string
-		input   map[string]any
-		cwd     any
-		deny    string // "", "forbidden" or "scope"
-		links   bool
-		comment string
+		name  string
+		tool  string
+		input map[string]any
+		cwd   any
+		deny  string // "", "forbidden" or "scope"
+		links bool
 	}
 	rows := []row{
 		{name: "git status", tool: "Bash", input: map[string]any{"command": "git status --short"}, cwd: p.root},
@@ -127,7 +126,7 @@ func TestCodexPreToolUseUnparsable(t *testing.T) {
 	}
 }
 
-// hosts.md §2.5 decision table and §7 "Codex hooks"; tools.md §10.2.
+// docs/hooks.md, "Codex", "PermissionRequest".
 func TestCodexPermissionRequest(t *testing.T) {
 	reg := testSpecs()
 	p := makeProject(t)

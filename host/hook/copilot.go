@@ -131,7 +131,7 @@ func (c *call) copilotScopeError(ev event, name string, input map[string]any) er
 	if !ok || sp.ProjectArg == "" {
 		return nil
 	}
-	var root any = ev["cwd"]
+	root := ev["cwd"]
 	if s, _ := root.(string); strings.TrimSpace(s) == "" {
 		root = hostenv.Var(c.getenv, CopilotProjectDirVar)
 	}

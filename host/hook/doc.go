@@ -4,8 +4,7 @@
 //	wda hook codex  pre-tool-use|permission-request|post-tool-use|stop    [--data-dir DIR]
 //	wda hook copilot pre-tool-use                                        [--data-dir DIR]
 //
-// Each reads one JSON event on stdin and answers as docs/hosts/claude.md, codex.md and
-// copilot.md describe:
+// Each reads one JSON event on stdin and answers as docs/hooks.md describes:
 //   - Claude PreToolUse only tightens: forbidden → deny, approval-required and checkpoint
 //     → ask, read-only and reversible → no output; unparsable input → deny; an event
 //     over 1 MiB → ask, undecoded (docs/safety/shell-classifier.md, "Limits"). It never
@@ -32,7 +31,7 @@
 // (Claude: CLAUDE_PLUGIN_DATA; Codex: ${CODEX_HOME:-~/.codex}/plugins/data/windows-dev-agent;
 // Copilot: COPILOT_PLUGIN_DATA, the folder its server gets as PLUGIN_DATA).
 //
-// Decisions where the spec is silent or the Go port differs (README rule 3/4):
+// Decisions worth knowing:
 //   - The Claude Stop hook prints a JSON systemMessage (its text is the "Session Audit"
 //     report), and like Codex's prints nothing without a session id or without events:
 //     a hook never shows unscoped history.
@@ -47,5 +46,5 @@
 // hooks then fail closed as for unparsable input); only a malformed command line (an
 // installation error) exits 2. The package must never write anything but that one
 // object to stdout, and never store tool input or output (host/classify and
-// runtime/audit see to that).
+// internal/audit see to that).
 package hook

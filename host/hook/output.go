@@ -6,7 +6,7 @@ import (
 	"io"
 )
 
-// preToolUseOutput is the PreToolUse answer of both hosts (hosts.md §2.2, §2.4).
+// preToolUseOutput is the PreToolUse answer of both hosts (docs/hooks.md).
 type preToolUseOutput struct {
 	HookSpecificOutput preToolUseDecision `json:"hookSpecificOutput"`
 }
@@ -23,7 +23,7 @@ func preToolUse(decision, reason, context string) preToolUseOutput {
 		PermissionDecisionReason: reason, AdditionalContext: context}}
 }
 
-// permissionRequestOutput is the Codex PermissionRequest answer (hosts.md §2.5).
+// permissionRequestOutput is the Codex PermissionRequest answer (docs/hooks.md, "PermissionRequest").
 type permissionRequestOutput struct {
 	HookSpecificOutput struct {
 		HookEventName string             `json:"hookEventName"`

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// Claude trace hooks (hosts.md §2.3, tools.md §10.11): one derived record each, nothing
+// Claude trace hooks (docs/hooks.md, "PostToolUse and PostToolUseFailure"): one derived record each, nothing
 // on stdout, payload never stored.
 func TestClaudeTrace(t *testing.T) {
 	reg := testSpecs()

@@ -112,7 +112,7 @@ func (l logFile) rotate() error {
 		return nil
 	}
 	sweepAsides(l.dir)
-	aside := filepath.Join(l.dir, asidePrefix+strconv.FormatUint(rand.Uint64(), 36))
+	aside := filepath.Join(l.dir, asidePrefix+strconv.FormatUint(rand.Uint64(), 36)) //nolint:gosec // G404: a unique file name, not a secret
 	if err := rename(prev, aside); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("audit: rotating: %w (moving the old predecessor aside: %v)", first, err)
 	}

@@ -197,7 +197,7 @@ func isPermissionEvent(event string) bool {
 	return event == EventPreToolUse || event == EventPermissionRequest
 }
 
-// Truthy is the reference's truthiness of a payload field: non-empty strings and
+// Truthy is the truthiness of a payload field the outcome rules use: non-empty strings and
 // containers, non-zero numbers, true. Hooks use it for error_present too.
 func Truthy(v any) bool {
 	switch t := v.(type) {

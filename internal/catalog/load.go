@@ -2,70 +2,64 @@ package catalog
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"slices"
 	"strings"
 
-	"sigs.k8s.io/yaml"
-	// The JSON conversion of sigs.k8s.io/yaml goes through a Go map and so sorts the
-	// keys; its bundled YAML decoder's MapSlice is the one way in the allowed modules to
-	// read the ids in document order.
-	yamlv2 "sigs.k8s.io/yaml/goyaml.v2"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/windows-dev-agent/wda/tools"
 )
 
-// spec is the wire form of one capability. Pointers tell absent from empty.
-type spec struct {
-	Description  *string           `json:"description"`
-	Safety       *string           `json:"safety"`
-	Tags         []string          `json:"tags"`
-	Tools        []json.RawMessage `json:"tools"`
-	ProjectFiles []string          `json:"project_files"`
-}
-
-type toolSpec struct {
-	Name *string  `json:"name"`
-	Argv []string `json:"argv"`
-}
-
-// Load parses and validates a catalog source (YAML, or JSON which is a YAML subset).
+// Load parses and validates a catalog source (YAML, or JSON which is a YAML subset) in
+// one pass over the document's node tree: the nodes keep the order of the ids and the
+// line of every value, so no second decoder is needed to recover either
+// (docs/catalog.md, "Format").
 func Load(src []byte) (*Catalog, error) {
 	if len(bytes.TrimSpace(src)) == 0 {
 		return nil, errors.New("capability catalog is empty")
 	}
-	js, err := yaml.YAMLToJSONStrict(src)
-	if err != nil {
+	dec := yaml.NewDecoder(bytes.NewReader(src))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
 		return nil, fmt.Errorf("capability catalog is not valid YAML: %w", err)
 	}
-	var root map[string]json.RawMessage
-	if b := bytes.TrimSpace(js); len(b) == 0 || b[0] != '{' {
-		return nil, errors.New("capability catalog root must be a mapping of capability id to capability")
+	var more yaml.Node
+	if err := dec.Decode(&more); !errors.Is(err, io.EOF) {
+		if err != nil {
+			return nil, fmt.Errorf("capability catalog is not valid YAML: %w", err)
+		}
+		return nil, fmt.Errorf("capability catalog must be one YAML document (another starts at line %d)", more.Line)
 	}
-	if err := json.Unmarshal(js, &root); err != nil {
-		return nil, fmt.Errorf("capability catalog: %w", err)
-	}
-	ids, err := documentOrder(src)
+	w := &walker{budget: 16*len(src) + 1024}
+	root, err := w.deref(&doc)
 	if err != nil {
 		return nil, err
 	}
-	if len(ids) != len(root) {
-		return nil, errors.New("capability catalog: capability ids must be distinct plain strings")
+	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
+		if root, err = w.deref(root.Content[0]); err != nil {
+			return nil, err
+		}
+	}
+	if root.Kind != yaml.MappingNode {
+		return nil, errors.New("capability catalog root must be a mapping of capability id to capability")
+	}
+	entries, err := w.entries(root)
+	if err != nil {
+		return nil, err
 	}
 	c := &Catalog{caps: map[string]Capability{}}
-	for _, id := range ids {
-		raw, ok := root[id]
-		if !ok {
-			return nil, fmt.Errorf("capability catalog: capability id %q must be a plain string", id)
+	for _, e := range entries {
+		if !isString(e.key) {
+			return nil, fmt.Errorf("capability catalog: capability id %s at line %d must be a string (quote it)", e.key.Value, e.key.Line)
 		}
-		if _, dup := c.caps[id]; dup {
-			return nil, fmt.Errorf("capability %q: defined more than once", id)
-		}
+		id := e.key.Value
 		if strings.TrimSpace(id) == "" {
-			return nil, errors.New("capability catalog: capability id must be a non-empty string")
+			return nil, fmt.Errorf("capability catalog: capability id must be a non-empty string (line %d)", e.key.Line)
 		}
-		cp, err := parseCapability(id, raw)
+		cp, err := w.capability(id, e.value)
 		if err != nil {
 			return nil, err
 		}
@@ -75,63 +69,161 @@ func Load(src []byte) (*Catalog, error) {
 	return c, nil
 }
 
-// documentOrder returns the top-level keys in document order. Non-string keys (YAML
-// 1.1 reads `yes:` as a boolean and `1:` as a number) are refused rather than
-// stringified, so an id is always exactly what was written.
-func documentOrder(src []byte) ([]string, error) {
-	var top yamlv2.MapSlice
-	if err := yamlv2.Unmarshal(src, &top); err != nil {
-		return nil, fmt.Errorf("capability catalog is not valid YAML: %w", err)
+// walker reads the node tree. Aliases are followed, so a document can expand far
+// beyond its size; budget bounds the nodes visited to a multiple of the source's.
+type walker struct{ budget int }
+
+type entry struct{ key, value *yaml.Node }
+
+func (w *walker) deref(n *yaml.Node) (*yaml.Node, error) {
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
 	}
-	ids := make([]string, 0, len(top))
-	for _, item := range top {
-		id, ok := item.Key.(string)
-		if !ok {
-			return nil, fmt.Errorf("capability catalog: capability id %v must be a string (quote it)", item.Key)
-		}
-		ids = append(ids, id)
+	if w.budget--; w.budget < 0 {
+		return nil, errors.New("capability catalog: aliases expand it beyond 16 times its size")
 	}
-	return ids, nil
+	return n, nil
 }
 
-func parseCapability(id string, raw json.RawMessage) (Capability, error) {
-	if !isObject(raw) {
-		return Capability{}, fmt.Errorf("capability %q: must be a mapping with description, safety, tags and tools", id)
+// entries returns a mapping's pairs in document order with merge keys (<<) applied:
+// an explicit key overrides a merged one, and of two merged mappings the earlier wins.
+// A key written twice is an error, as the YAML spec says.
+func (w *walker) entries(m *yaml.Node) ([]entry, error) {
+	var out []entry
+	index := map[string]int{}
+	explicit := map[string]int{}
+	add := func(e entry, merged bool) {
+		k := e.key.ShortTag() + "\x00" + e.key.Value
+		if i, seen := index[k]; seen {
+			if !merged {
+				out[i].value = e.value
+			}
+			return
+		}
+		index[k] = len(out)
+		out = append(out, e)
 	}
-	var s spec
-	if err := strictDecode(raw, &s); err != nil {
-		return Capability{}, fmt.Errorf("capability %q: %s", id, describe(err))
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, err := w.deref(m.Content[i])
+		if err != nil {
+			return nil, err
+		}
+		v := m.Content[i+1]
+		if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
+			if err := w.merge(v, add); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if k.Kind != yaml.ScalarNode {
+			return nil, fmt.Errorf("capability catalog: the key at line %d must be a scalar", k.Line)
+		}
+		id := k.ShortTag() + "\x00" + k.Value
+		if line, dup := explicit[id]; dup {
+			return nil, fmt.Errorf("capability catalog is not valid YAML: line %d: key %q already defined at line %d", k.Line, k.Value, line)
+		}
+		explicit[id] = k.Line
+		add(entry{k, v}, false)
 	}
-	cp := Capability{ID: id, Tags: s.Tags}
-	if s.Description == nil || strings.TrimSpace(*s.Description) == "" {
+	return out, nil
+}
+
+func (w *walker) merge(v *yaml.Node, add func(entry, bool)) error {
+	v, err := w.deref(v)
+	if err != nil {
+		return err
+	}
+	sources := []*yaml.Node{v}
+	if v.Kind == yaml.SequenceNode {
+		sources = v.Content
+	}
+	for _, s := range sources {
+		s, err := w.deref(s)
+		if err != nil {
+			return err
+		}
+		if s.Kind != yaml.MappingNode {
+			return fmt.Errorf("capability catalog: the merge at line %d must name a mapping or a list of mappings", s.Line)
+		}
+		es, err := w.entries(s)
+		if err != nil {
+			return err
+		}
+		for _, e := range es {
+			add(e, true)
+		}
+	}
+	return nil
+}
+
+const allowedFields = "(allowed: description, safety, tags, tools, project_files; tools entries: name, argv)"
+
+// fields returns a mapping's string-keyed values, refusing keys outside allowed.
+func (w *walker) fields(m *yaml.Node, allowed ...string) (map[string]*yaml.Node, error) {
+	es, err := w.entries(m)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]*yaml.Node, len(es))
+	for _, e := range es {
+		if !isString(e.key) || !slices.Contains(allowed, e.key.Value) {
+			return nil, fmt.Errorf("unknown field %q at line %d %s", e.key.Value, e.key.Line, allowedFields)
+		}
+		v, err := w.deref(e.value)
+		if err != nil {
+			return nil, err
+		}
+		if !isNull(v) { // null is absent, as in JSON
+			out[e.key.Value] = v
+		}
+	}
+	return out, nil
+}
+
+func (w *walker) capability(id string, n *yaml.Node) (Capability, error) {
+	n, err := w.deref(n)
+	if err != nil {
+		return Capability{}, err
+	}
+	if n.Kind != yaml.MappingNode {
+		return Capability{}, fmt.Errorf("capability %q: must be a mapping with description, safety, tags and tools (line %d)", id, n.Line)
+	}
+	f, err := w.fields(n, "description", "safety", "tags", "tools", "project_files")
+	if err != nil {
+		return Capability{}, fmt.Errorf("capability %q: %w", id, err)
+	}
+	cp := Capability{ID: id}
+	d := f["description"]
+	if d == nil || !isString(d) || strings.TrimSpace(d.Value) == "" {
 		return Capability{}, fmt.Errorf("capability %q: field description is required and must be a non-empty string", id)
 	}
-	cp.Description = *s.Description
+	cp.Description = d.Value
 	cp.Safety = tools.ApprovalRequired // absent: fail closed to the strictest executable class
-	if s.Safety != nil {
-		switch c := tools.Class(*s.Safety); c {
-		case tools.ReadOnly, tools.Reversible, tools.ApprovalRequired, tools.Forbidden:
+	if s := f["safety"]; s != nil {
+		switch c := tools.Class(s.Value); {
+		case isString(s) && (c == tools.ReadOnly || c == tools.Reversible || c == tools.ApprovalRequired || c == tools.Forbidden):
 			cp.Safety = c
 		default:
-			return Capability{}, fmt.Errorf("capability %q: field safety must be one of read-only, reversible, approval-required, forbidden (got %q)", id, *s.Safety)
+			return Capability{}, fmt.Errorf("capability %q: field safety must be one of read-only, reversible, approval-required, forbidden (got %q at line %d)", id, s.Value, s.Line)
 		}
 	}
-	for i, tag := range s.Tags {
-		if strings.TrimSpace(tag) == "" {
-			return Capability{}, fmt.Errorf("capability %q: field tags[%d] must be a non-empty string", id, i)
-		}
+	if cp.Tags, err = w.strings(f["tags"], "tags"); err != nil {
+		return Capability{}, fmt.Errorf("capability %q: field %w", id, err)
 	}
-	for i, pf := range s.ProjectFiles {
+	if cp.ProjectFiles, err = w.strings(f["project_files"], "project_files"); err != nil {
+		return Capability{}, fmt.Errorf("capability %q: field %w", id, err)
+	}
+	for i, pf := range cp.ProjectFiles {
 		if err := checkProjectFile(pf); err != nil {
 			return Capability{}, fmt.Errorf("capability %q: field project_files[%d] %s", id, i, err)
 		}
 	}
-	cp.ProjectFiles = s.ProjectFiles
-	if len(s.Tools) == 0 {
+	ts := f["tools"]
+	if ts == nil || ts.Kind != yaml.SequenceNode || len(ts.Content) == 0 {
 		return Capability{}, fmt.Errorf("capability %q: field tools must be a non-empty list of {name, argv}", id)
 	}
-	for i, rt := range s.Tools {
-		t, err := parseTool(rt)
+	for i, tn := range ts.Content {
+		t, err := w.tool(tn)
 		if err != nil {
 			return Capability{}, fmt.Errorf("capability %q: field tools[%d]%s", id, i, err)
 		}
@@ -140,49 +232,58 @@ func parseCapability(id string, raw json.RawMessage) (Capability, error) {
 	return cp, nil
 }
 
-// parseTool returns errors that continue "field tools[i]".
-func parseTool(raw json.RawMessage) (Tool, error) {
-	if !isObject(raw) {
-		return Tool{}, errors.New(" must be a mapping with name and argv")
+// tool returns errors that continue "field tools[i]".
+func (w *walker) tool(n *yaml.Node) (Tool, error) {
+	n, err := w.deref(n)
+	if err != nil {
+		return Tool{}, err
 	}
-	var ts toolSpec
-	if err := strictDecode(raw, &ts); err != nil {
-		return Tool{}, fmt.Errorf(": %s", describe(err))
+	if n.Kind != yaml.MappingNode {
+		return Tool{}, fmt.Errorf(" must be a mapping with name and argv (line %d)", n.Line)
 	}
-	if ts.Name == nil || strings.TrimSpace(*ts.Name) == "" {
+	f, err := w.fields(n, "name", "argv")
+	if err != nil {
+		return Tool{}, fmt.Errorf(": %w", err)
+	}
+	name := f["name"]
+	if name == nil || !isString(name) || strings.TrimSpace(name.Value) == "" {
 		return Tool{}, errors.New(".name is required and must be a non-empty string")
 	}
-	if len(ts.Argv) == 0 {
+	if f["argv"] == nil || f["argv"].Kind != yaml.SequenceNode || len(f["argv"].Content) == 0 {
 		return Tool{}, errors.New(".argv is required and must be a non-empty list of strings")
 	}
-	for j, a := range ts.Argv {
-		if a == "" {
-			return Tool{}, fmt.Errorf(".argv[%d] must be a non-empty string", j)
+	argv, err := w.strings(f["argv"], "argv")
+	if err != nil {
+		return Tool{}, fmt.Errorf(".%w", err)
+	}
+	return Tool{Name: name.Value, Argv: argv}, nil
+}
+
+// strings reads an optional list of non-empty strings; nil for an absent or empty list. Its
+// errors start with the field's name.
+func (w *walker) strings(n *yaml.Node, field string) ([]string, error) {
+	if n == nil || n.Kind == yaml.SequenceNode && len(n.Content) == 0 {
+		return nil, nil // an empty list is an absent one
+	}
+	if n.Kind != yaml.SequenceNode {
+		return nil, fmt.Errorf("%s must be a list of strings (line %d)", field, n.Line)
+	}
+	out := make([]string, 0, len(n.Content))
+	for i, e := range n.Content {
+		e, err := w.deref(e)
+		if err != nil {
+			return nil, err
 		}
+		if !isString(e) || e.Value == "" || field == "tags" && strings.TrimSpace(e.Value) == "" {
+			return nil, fmt.Errorf("%s[%d] must be a non-empty string (line %d)", field, i, e.Line)
+		}
+		out = append(out, e.Value)
 	}
-	return Tool{Name: *ts.Name, Argv: ts.Argv}, nil
+	return out, nil
 }
 
-func isObject(raw json.RawMessage) bool {
-	b := bytes.TrimSpace(raw)
-	return len(b) > 0 && b[0] == '{'
-}
+// isString: a scalar the document types as a string. `1`, `true` and `~` are not, so
+// an id, a name or an argument is always exactly what was written (quote it otherwise).
+func isString(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str" }
 
-func strictDecode(raw json.RawMessage, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	return dec.Decode(v)
-}
-
-// describe rewrites encoding/json errors so they name the field in catalog terms.
-func describe(err error) string {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) && te.Field != "" {
-		return fmt.Sprintf("field %s must not be a %s", te.Field, te.Value)
-	}
-	msg := err.Error()
-	if rest, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
-		return "unknown field " + rest + " (allowed: description, safety, tags, tools, project_files; tools entries: name, argv)"
-	}
-	return strings.TrimPrefix(msg, "json: ")
-}
+func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" }

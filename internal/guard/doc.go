@@ -1,23 +1,27 @@
-// Package guard owns bounded, containment-checked reads of small JSON configuration
-// files: project files (under a project root, tools.md §6.5) and host files (outside any
-// project, e.g. ~/.claude.json or an explicit config_path).
+// Package guard owns guarded reads of project files and the no-follow walk they are
+// built on (docs/safety/project-reads.md): Check and ReadProject for the small
+// configuration files tools look at, Dir and File for walkers that need more (payload
+// staging), and the plain bounded ReadHost for files outside any project (~/.claude.json,
+// an explicit config_path).
 //
-// A project read walks from the resolved project root one component at a time with
-// no-follow metadata. A missing component means "missing" (not an error); a symbolic
-// link, a junction or any other reparse point anywhere on the way is an error, and so
-// is a component whose metadata cannot be established (fail closed). The file is then
-// opened exactly once, and the open itself is verified against the walk: on Unix every
-// component is opened relative to its parent with O_NOFOLLOW, on Windows the opened
-// handle's final path (GetFinalPathNameByHandleW) must equal the requested path, so a
-// parent swapped for a junction between the check and the open is rejected. At most
-// limit+1 bytes are read through that handle: the 2 MiB budget is enforced on bytes
-// actually read, never on a prior size stat.
+// Every project access starts from the directory the call bound and holds open
+// (tools.Project.Root), never from its path: the walk opens each component relative to
+// its held parent without following it (Unix: openat with O_NOFOLLOW; Windows:
+// NtCreateFile relative to the parent handle with FILE_OPEN_REPARSE_POINT), so a
+// component swapped for a link at any moment is refused, and nothing above a held
+// directory is ever looked up again. A symbolic link, junction or any other reparse
+// point anywhere on the way is an error, even one pointing inside the project; a
+// missing component is "missing"; metadata that cannot be established is an error
+// (fail closed). A file is read only when it is a regular file with one hard link,
+// judged on the opened handle, and at most Limit+1 bytes are read through it: the
+// budget counts bytes read, never a size reported by stat.
 //
-// Decisions where the spec is silent: a leading UTF-8 byte order mark is accepted and
+// Decisions the contract leaves open: a leading UTF-8 byte order mark is accepted and
 // skipped (Windows editors and PowerShell write one); a path that is not a regular file
-// (directory, FIFO, device, pipe) is refused before any byte is read, so a planted FIFO
-// cannot hang a read.
+// (directory, FIFO, device, pipe) is refused before it is opened, and the open itself
+// does not block, so a planted FIFO cannot hang a read.
 //
-// It must never follow a link inside a project, never start a process, never write
-// anything, and never trust a size reported by stat.
+// It must never follow a link inside a project, never resolve a project path a second
+// time, never start a process, never write anything, and never put a byte of a file
+// into an error (parse errors give a line and column only).
 package guard

@@ -9,16 +9,16 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 	"unicode/utf16"
 
 	"golang.org/x/sys/windows"
+
+	"github.com/windows-dev-agent/wda/internal/testkit"
 )
 
 // underWine reports whether the test runs under Wine, which cannot create junctions
-// (FSCTL_SET_REPARSE_POINT is unsupported and mklink /J fails silently; wine.md §2a).
+// (FSCTL_SET_REPARSE_POINT is unsupported and mklink /J fails silently).
 func underWine() bool {
 	return windows.NewLazySystemDLL("ntdll.dll").NewProc("wine_get_version").Find() == nil
 }
@@ -62,7 +62,7 @@ func junction(t *testing.T, target, link string) {
 	}
 	// Check the effect, not the return code.
 	fi, err := os.Lstat(link)
-	if err != nil || !sys.linkLike(fi) {
+	if err != nil || fi.Mode()&(fs.ModeSymlink|fs.ModeIrregular) == 0 {
 		t.Skipf("junction was not created (lstat %v, %v)", fi, err)
 	}
 }
@@ -84,60 +84,80 @@ func write(t *testing.T, p, content string) {
 	}
 }
 
-// TestFinalPathAccepted runs under Wine too: a plain project file passes the
-// final-path verification, whatever the case of the requested name.
-func TestFinalPathAccepted(t *testing.T) {
+// TestCaseInsensitiveNames runs under Wine too: a project file is found from the held
+// directory whatever the case of the requested names (NTFS compares names without case).
+func TestCaseInsensitiveNames(t *testing.T) {
+	t.Parallel()
 	root := tempRoot(t)
 	write(t, filepath.Join(root, ".continue", "config.json"), `{"mcpServers":{}}`)
+	p := testkit.Project(t, root)
 	for _, rel := range []string{".continue/config.json", `.continue\config.json`, ".CONTINUE/Config.JSON"} {
-		if _, err := ReadProjectJSON(root, rel); err != nil {
+		if _, err := ReadProjectJSON(p, rel); err != nil {
 			t.Errorf("ReadProjectJSON(%q): %v", rel, err)
 		}
 	}
-	if _, err := ReadProjectJSON(root, "missing.json"); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := ReadProjectJSON(p, "missing.json"); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("missing: %v", err)
 	}
-}
-
-func TestWithinCaseInsensitive(t *testing.T) {
-	if !Within(`C:\Proj`, `c:\proj\A\b.json`) || Within(`C:\Proj`, `C:\Project\x`) || Within(`C:\a`, `D:\a\b`) {
-		t.Fatal("Within must compare components case-insensitively and volumes exactly")
+	if _, err := ReadProjectJSON(p, "missing/x.json"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing parent: %v", err)
+	}
+	if _, err := ReadProjectJSON(p, ".continue"); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("directory: %v", err)
+	}
+	// A stream name would open an alternate data stream of the file before it.
+	if _, err := ReadProjectJSON(p, ".continue/config.json:x"); err == nil || !strings.Contains(err.Error(), "invalid project path") {
+		t.Errorf("stream: %v", err)
 	}
 }
 
-func TestReparseAttributeIsLinkLike(t *testing.T) {
-	fi := fakeInfo{attrs: windows.FILE_ATTRIBUTE_REPARSE_POINT | windows.FILE_ATTRIBUTE_ARCHIVE}
-	if !sys.linkLike(fi) {
-		t.Fatal("a reparse-point attribute must be link-like even for a plain-looking file")
+// TestHardLinksWindows: NumberOfLinks > 1 from the handle refuses the read (Wine maps
+// CreateHardLink to link(2) and reports the count).
+func TestHardLinksWindows(t *testing.T) {
+	t.Parallel()
+	outside := tempRoot(t)
+	write(t, filepath.Join(outside, "secret.json"), `{"mcpServers":{"SECRET":{"command":"x"}}}`)
+	root := tempRoot(t)
+	if err := os.Link(filepath.Join(outside, "secret.json"), filepath.Join(root, ".mcp.json")); err != nil {
+		t.Skipf("hard links cannot be made here: %v", err)
 	}
-	if sys.linkLike(fakeInfo{attrs: windows.FILE_ATTRIBUTE_ARCHIVE}) {
-		t.Fatal("a plain file is not link-like")
+	p := testkit.Project(t, root)
+	_, err := ReadProject(p, ".mcp.json")
+	var he *HardLinkError
+	if !errors.As(err, &he) {
+		t.Fatalf("err = %v, want a HardLinkError", err)
 	}
 }
 
-type fakeInfo struct{ attrs uint32 }
-
-func (f fakeInfo) Name() string       { return "x" }
-func (f fakeInfo) Size() int64        { return 0 }
-func (f fakeInfo) Mode() fs.FileMode  { return 0 }
-func (f fakeInfo) ModTime() time.Time { return time.Time{} }
-func (f fakeInfo) IsDir() bool        { return false }
-func (f fakeInfo) Sys() any           { return &syscall.Win32FileAttributeData{FileAttributes: f.attrs} }
+func TestReparseAttributeIsLink(t *testing.T) {
+	t.Parallel()
+	if kindOfAttrs(windows.FILE_ATTRIBUTE_REPARSE_POINT|windows.FILE_ATTRIBUTE_ARCHIVE, true) != KindLink {
+		t.Fatal("a reparse-point attribute must be a link even for a plain-looking file")
+	}
+	if kindOfAttrs(windows.FILE_ATTRIBUTE_REPARSE_POINT|windows.FILE_ATTRIBUTE_DIRECTORY, false) != KindLink {
+		t.Fatal("a directory reparse point (junction) must be a link")
+	}
+	if kindOfAttrs(windows.FILE_ATTRIBUTE_ARCHIVE, true) != KindFile || kindOfAttrs(windows.FILE_ATTRIBUTE_ARCHIVE, false) != KindOther {
+		t.Fatal("a plain disk file is a file; a pipe or device is other")
+	}
+}
 
 func TestJunctionParentRejected(t *testing.T) {
+	t.Parallel()
 	outside := tempRoot(t)
 	write(t, filepath.Join(outside, "config.json"), `{"mcpServers":{"leak":{"command":"x"}}}`)
 	root := tempRoot(t)
 	junction(t, outside, filepath.Join(root, ".continue"))
-	_, err := ReadProjectJSON(root, ".continue/config.json")
+	_, err := ReadProjectJSON(testkit.Project(t, root), ".continue/config.json")
 	if err == nil || !strings.Contains(err.Error(), "reparse point: "+filepath.Join(root, ".continue")) {
 		t.Fatalf("err = %v, want the junction refused", err)
 	}
 }
 
-// TestJunctionSwappedAfterCheck swaps a checked parent for a junction between Check and
-// the open: the opened handle's final path differs from the requested one.
-func TestJunctionSwappedAfterCheck(t *testing.T) {
+// TestJunctionSwappedAfterBinding swaps a parent for a junction after the project was
+// bound: the walk opens the junction itself (FILE_OPEN_REPARSE_POINT) and refuses it.
+func TestJunctionSwappedAfterBinding(t *testing.T) {
+	t.Parallel()
 	outside := tempRoot(t)
 	write(t, filepath.Join(outside, "config.json"), `{"leak":true}`)
 	root := tempRoot(t)
@@ -145,15 +165,12 @@ func TestJunctionSwappedAfterCheck(t *testing.T) {
 	if underWine() {
 		t.Skip("Wine cannot create junctions (FSCTL_SET_REPARSE_POINT is not supported)")
 	}
-	defer func(old func()) { afterCheck = old }(afterCheck)
-	afterCheck = func() {
-		if err := os.Rename(filepath.Join(root, "cfg"), filepath.Join(root, "cfg.old")); err != nil {
-			t.Error(err)
-			return
-		}
-		junction(t, outside, filepath.Join(root, "cfg"))
+	p := testkit.Project(t, root)
+	if err := os.Rename(filepath.Join(root, "cfg"), filepath.Join(root, "cfg.old")); err != nil {
+		t.Fatal(err)
 	}
-	m, err := ReadProjectJSON(root, "cfg/config.json")
+	junction(t, outside, filepath.Join(root, "cfg"))
+	m, err := ReadProjectJSON(p, "cfg/config.json")
 	if err == nil || !strings.Contains(err.Error(), "reparse point") {
 		t.Fatalf("got %v, %v; want the swapped parent refused", m, err)
 	}

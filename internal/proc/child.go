@@ -17,15 +17,6 @@ type osProcess struct {
 	err  error // non-nil when waiting itself failed (not a non-zero exit)
 }
 
-func newOSProcess(cmd *exec.Cmd, t tree) *osProcess {
-	p := &osProcess{cmd: cmd, tree: t, done: make(chan struct{})}
-	go func() {
-		defer close(p.done)
-		p.rc, p.err = t.waitAndSweep(cmd)
-	}()
-	return p
-}
-
 func (p *osProcess) exited() bool {
 	select {
 	case <-p.done:

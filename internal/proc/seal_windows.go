@@ -83,16 +83,16 @@ func heldWorkDir(h *os.File) (workDir, error) {
 	held := handleCloser(dup)
 	var info windows.ByHandleFileInformation
 	if err := windows.GetFileInformationByHandle(dup, &info); err != nil {
-		held.Close()
+		_ = held.Close()
 		return workDir{}, err
 	}
 	if info.FileAttributes&windows.FILE_ATTRIBUTE_DIRECTORY == 0 {
-		held.Close()
+		_ = held.Close()
 		return workDir{}, errors.New("not a directory")
 	}
 	dir, err := finalpath.OfHandle(dup)
 	if err != nil {
-		held.Close()
+		_ = held.Close()
 		return workDir{}, fmt.Errorf("final path: %w", err)
 	}
 	return workDir{dir: dir, held: held}, nil

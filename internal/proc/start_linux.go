@@ -171,5 +171,5 @@ func sigchldStatus(info *unix.Siginfo) int32 {
 	if unsafe.Sizeof(uintptr(0)) == 8 {
 		off = 16
 	}
-	return *(*int32)(unsafe.Add(unsafe.Pointer(info), off+8))
+	return *(*int32)(unsafe.Add(unsafe.Pointer(info), off+8)) //nolint:gosec // G103: reads a documented field of the kernel's siginfo that x/sys does not name
 }

@@ -3,6 +3,7 @@
 package proc
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 )
@@ -19,4 +20,5 @@ func (e *platformError) Error() string {
 	return fmt.Sprintf("%s requires Windows; this is %s", e.what, runtime.GOOS)
 }
 
-func (e *platformError) Unwrap() error { return errUnsupported }
+// Unwrap lets callers test errors.Is(err, errors.ErrUnsupported) instead of matching text.
+func (e *platformError) Unwrap() error { return errors.ErrUnsupported }

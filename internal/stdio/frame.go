@@ -261,7 +261,7 @@ func unescape(e byte) byte {
 
 func hex4(s []byte) rune {
 	v, _ := strconv.ParseUint(string(s[:4]), 16, 32)
-	return rune(v)
+	return rune(v) //nolint:gosec // G115: four hex digits are at most 0xFFFF
 }
 
 // canonNumber writes a valid JSON number as sign, significant digits and a decimal

@@ -1,4 +1,4 @@
-// Package runtimetest holds test helpers for tool packages: checking that a tool's
+// Package testkit holds test helpers for tool packages: checking that a tool's
 // outputs conform to the output schema it advertises (CheckOutput, and Call and Decode,
 // which return the output as a client sees it, and Connect, an in-memory MCP client
 // session), and the file fixtures that tests of several packages build on (TempDir,

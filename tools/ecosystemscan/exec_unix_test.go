@@ -33,6 +33,7 @@ printf 'github.copilot-chat\ngolang.go\n'
 i=0; while [ $i -lt 2000 ]; do echo "Package.Number.$i   Some.Identifier.$i   1.2.3.4   winget"; i=$((i+1)); done
 `)
 	env := envFor(root, "claude", map[string]string{"PATH": bin, "HOME": home})
+	env.Project = testkit.Project(t, root) // as the pipeline binds it
 	out, err := New(DefaultDeps()).Call(context.Background(), env, map[string]any{"include_host": true, "include_packages": true})
 	if err != nil {
 		t.Fatal(err)

@@ -37,7 +37,7 @@ var WingetListArgs = []string{"list", "--source", "winget", "--disable-interacti
 
 // vscodeExtensions runs `code --list-extensions`; only a whole, successful output
 // counts as the installed list.
-func (s *scanner) vscodeExtensions(root string) {
+func (s *scanner) vscodeExtensions() {
 	code, ok := s.deps.Resolve(s.env, "code")
 	if !ok {
 		s.warn(WarnCodeMissing)
@@ -63,7 +63,7 @@ func (s *scanner) vscodeExtensions(root string) {
 
 // packages runs winget list with a 64 KiB stdout cap and keeps the first 300 lines of
 // a whole, successful output.
-func (s *scanner) packages(root string) {
+func (s *scanner) packages() {
 	s.inv.Packages.Queried = true
 	winget, ok := s.deps.Resolve(s.env, "winget")
 	if !ok {

@@ -24,10 +24,13 @@ func scan(ctx context.Context, env *tools.Env, in In, d Deps) (Out, error) {
 	if in.IncludePackages && !in.IncludeHost {
 		return refuse("include_packages requires include_host=true"), nil
 	}
-	root := env.ProjectDir
-	if env.Project != nil {
-		root = env.Project.Path
+	// Every project read goes through the directory the pipeline bound and holds open,
+	// never through its path (docs/safety/project-reads.md).
+	proj := env.Project
+	if proj == nil {
+		return Out{}, errors.New("ecosystem_scan: the project directory is not bound")
 	}
+	root := proj.Path
 	inv := &Inventory{
 		ProjectRoot: root, HostInventoryIncluded: in.IncludeHost,
 		VSCode: VSCode{Recommended: []string{}, Installed: []string{}},
@@ -35,17 +38,17 @@ func scan(ctx context.Context, env *tools.Env, in In, d Deps) (Out, error) {
 		Packages: Packages{Items: []string{}}, Warnings: []string{}, OverlapHints: []string{},
 	}
 	s := &scanner{ctx: ctx, env: env, deps: d, inv: inv}
-	s.recommendations(root)
-	sources := mcpconfig.ProjectSources(root)
+	s.recommendations(proj)
+	sources := mcpconfig.ProjectSources(proj)
 	if in.IncludeHost {
 		for _, src := range mcpconfig.HostSources(env) {
-			sources = mcpconfig.AppendUnique(sources, src.Contained(root, ""))
+			sources = mcpconfig.AppendUnique(sources, src.Contained(proj, ""))
 		}
 	}
 	inv.MCP = mcpconfig.ReadAll(sources)
-	s.markers(root)
+	s.markers(proj)
 	if in.IncludeHost {
-		s.vscodeExtensions(root)
+		s.vscodeExtensions()
 		s.claudePlugins()
 		if env.Host == "codex" {
 			cp, warnings := CodexPluginsFor(env)
@@ -53,7 +56,7 @@ func scan(ctx context.Context, env *tools.Env, in In, d Deps) (Out, error) {
 			inv.Warnings = append(inv.Warnings, warnings...)
 		}
 		if in.IncludePackages {
-			s.packages(root)
+			s.packages()
 		}
 	}
 	for _, id := range inv.VSCode.Installed {
@@ -81,14 +84,14 @@ func (s *scanner) warn(format string, a ...any) {
 }
 
 // recommendations reads .vscode/extensions.json through the project guard.
-func (s *scanner) recommendations(root string) {
+func (s *scanner) recommendations(p *tools.Project) {
 	rel := filepath.Join(".vscode", "extensions.json")
-	doc, err := guard.ReadProjectJSON(root, rel)
+	doc, err := guard.ReadProjectJSON(p, rel)
 	if errors.Is(err, fs.ErrNotExist) {
 		return
 	}
 	if err != nil {
-		s.warn("Could not parse %s: %v", filepath.Join(root, rel), err)
+		s.warn("Could not parse %s: %v", filepath.Join(p.Path, rel), err)
 		return
 	}
 	if recs, ok := doc["recommendations"].([]any); ok {
@@ -100,16 +103,16 @@ func (s *scanner) recommendations(root string) {
 	}
 }
 
-// markers lists agent config paths that exist, containment-checked.
-func (s *scanner) markers(root string) {
+// markers lists agent config paths that exist, walked from the held project directory.
+func (s *scanner) markers(p *tools.Project) {
 	for _, m := range Markers {
-		abs, exists, err := guard.Check(root, filepath.FromSlash(m))
+		e, err := guard.Check(p, filepath.FromSlash(m))
 		if err != nil {
 			s.warn("%v", err)
 			continue
 		}
-		if exists {
-			s.inv.AgentConfigs = append(s.inv.AgentConfigs, abs)
+		if e.Exists {
+			s.inv.AgentConfigs = append(s.inv.AgentConfigs, e.Path)
 		}
 	}
 }

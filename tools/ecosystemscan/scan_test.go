@@ -74,6 +74,9 @@ func ok(stdout string) proc.Receipt {
 
 func run(t *testing.T, env *tools.Env, in In, d Deps) (Out, map[string]any) {
 	t.Helper()
+	if env.Project == nil {
+		env.Project = testkit.Project(t, env.ProjectDir) // as the pipeline binds it
+	}
 	out, err := scan(context.Background(), env, in, d)
 	if err != nil {
 		t.Fatal(err)
@@ -149,7 +152,7 @@ func TestUnreadableProjectPartsAreWarnings(t *testing.T) {
 	testkit.WriteFile(t, filepath.Join(root, ".vscode", "extensions.json"), `{"recommendations": [`)
 	testkit.WriteFile(t, filepath.Join(root, ".mcp.json"), `[]`)
 	out, _ := run(t, envFor(root, "claude", nil), In{}, forbidden(t))
-	want := []string{"Could not parse " + filepath.Join(root, ".vscode", "extensions.json") + ": invalid JSON: unexpected EOF"}
+	want := []string{"Could not parse " + filepath.Join(root, ".vscode", "extensions.json") + ": invalid JSON: unexpected end of input at line 1, column 22"}
 	if diff := cmp.Diff(want, out.Inventory.Warnings); diff != "" {
 		t.Errorf("warnings (-want +got)\n%s", diff)
 	}
@@ -324,5 +327,46 @@ func TestCodexPlugins(t *testing.T) {
 	cp := m["inventory"].(map[string]any)["codex_plugins"].(map[string]any)
 	if cp["config_file"] != nil || len(warnings) != 0 || len(empty.Personal) != 0 || len(empty.CacheMarketplaces) != 0 {
 		t.Errorf("empty codex home: %v %v", cp, warnings)
+	}
+}
+
+// TestSwapRaceNeverReadsOutside: cwd names a subdirectory that another goroutine swaps
+// for a link to an outside directory holding planted configs and markers while each
+// call runs, after the call was bound as the pipeline binds it. Nothing planted outside
+// ever appears (issue 15, item 1; before the reads went through the held directory,
+// 146 of 200 calls read outside).
+func TestSwapRaceNeverReadsOutside(t *testing.T) {
+	base := testkit.TempDir(t)
+	root, outside := filepath.Join(base, "project"), filepath.Join(base, "outside")
+	sub := filepath.Join(root, "sub")
+	testkit.WriteFile(t, filepath.Join(sub, ".mcp.json"), `{"mcpServers":{"inside":{"command":"x"}}}`)
+	testkit.WriteFile(t, filepath.Join(sub, ".vscode", "extensions.json"), `{"recommendations":["inside.ext"]}`)
+	testkit.WriteFile(t, filepath.Join(outside, ".mcp.json"), `{"mcpServers":{"OUTSIDE-MARKER":{"command":"x"}}}`)
+	testkit.WriteFile(t, filepath.Join(outside, ".vscode", "extensions.json"), `{"recommendations":["OUTSIDE-MARKER"]}`)
+	testkit.WriteFile(t, filepath.Join(outside, "CLAUDE.md"), "planted")
+	testkit.NeedSwaps(t, base)
+	leaks := 0
+	const runs = 200
+	for range runs {
+		// The binding of the pipeline (host.Contained.Bind), then the handler while
+		// the bound directory is swapped for a link.
+		p, err := testkit.Bind(root, "sub")
+		if err != nil {
+			t.Fatal(err)
+		}
+		env := envFor(root, "claude", nil)
+		env.Project = p
+		var b []byte
+		testkit.SwapDuring(t, sub, outside, func() {
+			out, _ := scan(context.Background(), env, In{Cwd: p.Path}, forbidden(t))
+			b, _ = json.Marshal(out)
+		})
+		p.Close()
+		if strings.Contains(string(b), "OUTSIDE-MARKER") || strings.Contains(string(b), "CLAUDE.md") {
+			leaks++
+		}
+	}
+	if leaks > 0 {
+		t.Errorf("%d of %d calls read the outside directory", leaks, runs)
 	}
 }

@@ -10,6 +10,7 @@ package mcpaudit
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 
@@ -76,19 +77,22 @@ func New(_ Deps) tools.Tool {
 func init() { tools.Register(New(DefaultDeps())) }
 
 func handle(_ context.Context, env *tools.Env, in In) (Out, error) {
-	root := env.ProjectDir
-	if env.Project != nil {
-		root = env.Project.Path
+	// Every project read goes through the directory the pipeline bound and holds open,
+	// never through its path (docs/safety/project-reads.md).
+	proj := env.Project
+	if proj == nil {
+		return Out{}, errors.New("mcp_audit: the project directory is not bound")
 	}
+	root := proj.Path
 	lexical := lexicalRoot(env, in.Cwd)
-	sources := mcpconfig.ProjectSources(root)
+	sources := mcpconfig.ProjectSources(proj)
 	if in.IncludeHost {
 		for _, s := range mcpconfig.HostSources(env) {
-			sources = mcpconfig.AppendUnique(sources, s.Contained(root, lexical))
+			sources = mcpconfig.AppendUnique(sources, s.Contained(proj, lexical))
 		}
 	}
 	if strings.TrimSpace(in.ConfigPath) != "" {
-		sources = mcpconfig.AppendUnique(sources, mcpconfig.ExplicitSource(env, root, lexical, in.ConfigPath))
+		sources = mcpconfig.AppendUnique(sources, mcpconfig.ExplicitSource(env, proj, lexical, in.ConfigPath))
 	}
 	configs := mcpconfig.ReadAll(sources)
 	count, dups, malformed := mcpconfig.Totals(configs)
@@ -106,6 +110,9 @@ func handle(_ context.Context, env *tools.Env, in In) (Out, error) {
 // lexicalRoot is the project directory as named, before links were resolved, so a
 // config_path spelled under it still counts as a project file.
 func lexicalRoot(env *tools.Env, cwd string) string {
+	if env.Project != nil && env.Project.Named != "" {
+		return env.Project.Named
+	}
 	p := strings.TrimSpace(cwd)
 	if p == "" {
 		p = env.ProjectDir

@@ -1,6 +1,8 @@
 package mcpaudit
 
 import (
+	"context"
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -181,5 +183,46 @@ func TestNoSecretsInResult(t *testing.T) {
 	}
 	if !strings.Contains(raw, `"name":"t"`) || !strings.Contains(raw, `"name":"e"`) || !strings.Contains(raw, `"name":"p3"`) {
 		t.Errorf("expected every config to be summarised: %s", raw)
+	}
+}
+
+// TestSwapRaceNeverReadsOutside: the project argument names a subdirectory that
+// another goroutine swaps for a link to an outside directory holding a planted config
+// while each call runs, after the call was bound as the pipeline binds it. The call
+// reads the directory it bound, whatever the timing: the planted server never appears
+// (issue 15, item 1; before the reads went through the held directory, 49 of 200
+// calls read outside).
+func TestSwapRaceNeverReadsOutside(t *testing.T) {
+	base := testkit.TempDir(t)
+	root, outside := filepath.Join(base, "project"), filepath.Join(base, "outside")
+	sub := filepath.Join(root, "sub")
+	testkit.WriteFile(t, filepath.Join(sub, ".mcp.json"), `{"mcpServers":{"inside":{"command":"x"}}}`)
+	testkit.WriteFile(t, filepath.Join(sub, ".continue", "config.json"), `{"mcpServers":{"inside2":{"command":"x"}}}`)
+	testkit.WriteFile(t, filepath.Join(outside, ".mcp.json"), `{"mcpServers":{"OUTSIDE-MARKER":{"command":"x"}}}`)
+	testkit.WriteFile(t, filepath.Join(outside, ".continue", "config.json"), `{"mcpServers":{"OUTSIDE-MARKER":{"command":"x"}}}`)
+	testkit.NeedSwaps(t, base)
+	leaks := 0
+	const runs = 200
+	for range runs {
+		// The binding of the pipeline (host.Contained.Bind), then the handler while
+		// the bound directory is swapped for a link.
+		p, err := testkit.Bind(root, "sub")
+		if err != nil {
+			t.Fatal(err)
+		}
+		env := envFor(root, "claude", nil)
+		env.Project = p
+		var b []byte
+		testkit.SwapDuring(t, sub, outside, func() {
+			out, _ := handle(context.Background(), env, In{Cwd: p.Path})
+			b, _ = json.Marshal(out)
+		})
+		p.Close()
+		if strings.Contains(string(b), "OUTSIDE-MARKER") {
+			leaks++
+		}
+	}
+	if leaks > 0 {
+		t.Errorf("%d of %d calls read the outside directory", leaks, runs)
 	}
 }

@@ -16,7 +16,7 @@ type Deps struct {
 	WslRoute     func() discovery.RouteState
 	SystemBinary func(name string) (string, error)
 	Resolve      func(env *tools.Env, name string) (string, bool)
-	GuardCheck   func(root, rel string) (abs string, exists bool, err error)
+	GuardCheck   func(p *tools.Project, rel string) (guard.Entry, error)
 	Fingerprint  func(path string) (proc.Identity, error)
 	Run          func(ctx context.Context, req proc.Request) proc.Receipt
 	Launch       func(req proc.Request) (*proc.Launched, error)

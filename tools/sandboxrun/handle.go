@@ -23,11 +23,10 @@ const (
 	launchedConfig = "<managed-config>.wsb"
 )
 
-// captureTimeout bounds WSL and Dev Container runs.
+// captureTimeout bounds WSL and Dev Container runs (docs/tools/sandbox_run.md).
 const captureTimeout = 600 * time.Second
 
-// handle is sandbox_run's decision order, steps 1–12: each refusal comes before
-// anything is created or started.
+// handle is the decision order of docs/tools/sandbox_run.md, steps 1–12.
 func (d Deps) handle(ctx context.Context, env *tools.Env, in In) Out {
 	fail := func(status, msg string) Out {
 		return Out{Status: tools.Status{Status: status, Error: msg}}
@@ -39,17 +38,19 @@ func (d Deps) handle(ctx context.Context, env *tools.Env, in In) Out {
 	if strings.IndexByte(in.Command, 0) >= 0 {
 		return fail("invalid_input", "command must not contain NUL characters")
 	}
-	// 2. The workspace, bound by the pipeline.
-	ws := env.ProjectDir
-	if env.Project != nil {
-		ws = env.Project.Path
+	// 2. The workspace, bound and held open by the pipeline: every read of it goes
+	// through that handle (docs/safety/project-reads.md).
+	proj := env.Project
+	if proj == nil {
+		return fail("failed", "sandbox_run: the workspace directory is not bound")
 	}
+	ws := proj.Path
 	// 3. The route.
 	requested := in.Environment
 	if requested == "" {
 		requested = envAuto
 	}
-	r, refused := d.route(env, ws, in.IsolationRequirement, requested)
+	r, refused := d.route(env, proj, in.IsolationRequirement, requested)
 	if refused != nil {
 		return Out{Status: *refused, Environment: requested, IsolationRequirement: in.IsolationRequirement}
 	}
@@ -62,7 +63,7 @@ func (d Deps) handle(ctx context.Context, env *tools.Env, in In) Out {
 	var sel *payload.Selection
 	var err error
 	if len(in.PayloadPaths) > 0 {
-		if sel, err = payload.Validate(ws, in.PayloadPaths); err != nil {
+		if sel, err = payload.Validate(proj, in.PayloadPaths); err != nil {
 			return routeFail("invalid_input", err.Error())
 		}
 	}

@@ -2,13 +2,13 @@ package sandboxrun
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
+	"github.com/windows-dev-agent/wda/internal/guard"
 	"github.com/windows-dev-agent/wda/tools"
 )
 
-// Backends and the fixed requirement → backend mapping (tools.md §3.7).
+// Backends and the fixed requirement → backend mapping (docs/tools/sandbox_run.md).
 const (
 	envAuto           = "auto"
 	envWSL            = "wsl"
@@ -44,7 +44,7 @@ type route struct {
 	exe     string
 }
 
-func (d Deps) route(env *tools.Env, ws, requirement, requested string) (route, *tools.Status) {
+func (d Deps) route(env *tools.Env, proj *tools.Project, requirement, requested string) (route, *tools.Status) {
 	refuse := func(status, format string, a ...any) (route, *tools.Status) {
 		return route{}, &tools.Status{Status: status, Error: fmt.Sprintf(format, a...)}
 	}
@@ -79,16 +79,14 @@ func (d Deps) route(env *tools.Env, ws, requirement, requested string) (route, *
 	case envDevContainer:
 		configured := false
 		for _, rel := range devContainerConfigs {
-			abs, exists, err := d.GuardCheck(ws, rel)
+			e, err := d.GuardCheck(proj, rel)
 			if err != nil {
 				return refuse("invalid_input", "%v", err)
 			}
-			if exists {
-				// Check proved no link on the way; a folder named devcontainer.json is
-				// not a configuration.
-				if fi, err := os.Lstat(abs); err == nil && fi.Mode().IsRegular() {
-					configured = true
-				}
+			// The walk from the held workspace proved no link on the way and named the
+			// kind; a folder named devcontainer.json is not a configuration.
+			if e.Exists && e.Kind == guard.KindFile {
+				configured = true
 			}
 		}
 		exe, found := d.Resolve(env, "devcontainer")

@@ -47,7 +47,8 @@ func newFixture(t *testing.T) *fixture {
 	ws, _ = filepath.EvalSymlinks(ws)
 	f := &fixture{t: t, ws: ws, bins: map[string]string{}, route: discovery.RouteState{Available: ptr(true), DefaultDistribution: "Ubuntu", Reason: "ok"},
 		done: make(chan struct{}), removed: make(chan string, 4)}
-	f.env = &tools.Env{DataDir: filepath.Join(t.TempDir(), "data"), ProjectDir: ws, Getenv: func(string) string { return "" }}
+	f.env = &tools.Env{DataDir: filepath.Join(t.TempDir(), "data"), ProjectDir: ws, Getenv: func(string) string { return "" },
+		Project: testkit.Project(t, ws)} // as the pipeline binds it
 	for _, name := range []string{wslExe, sandboxExe, "devcontainer"} {
 		p := filepath.Join(bin, name)
 		if isWindows && filepath.Ext(name) == "" {
@@ -427,6 +428,11 @@ func TestExecuteCaptured(t *testing.T) {
 				t.Fatalf("runs = %d", len(f.runs))
 			}
 			req := f.runs[0]
+			// The working directory is handed over as the bound workspace's handle.
+			if req.DirHandle == nil || filepath.Base(req.DirHandle.Name()) != "." {
+				t.Errorf("DirHandle = %v, want the bound workspace opened", req.DirHandle)
+			}
+			req.DirHandle = nil
 			wantReq := proc.Request{Argv: plan.Argv, Dir: f.ws, Timeout: 600 * time.Second,
 				Expected: &proc.Identity{Kind: proc.IdentityKind(plan.ExecutableIdentityKind), SHA256: plan.ExecutableIdentitySHA256}}
 			if diff := cmp.Diff(wantReq, req); diff != "" {
@@ -531,7 +537,7 @@ func TestOffWindowsDefaults(t *testing.T) {
 	}
 	ws := t.TempDir()
 	os.WriteFile(filepath.Join(ws, "p.txt"), nil, 0o644)
-	env := &tools.Env{DataDir: t.TempDir(), ProjectDir: ws, Getenv: func(string) string { return "" }}
+	env := &tools.Env{DataDir: t.TempDir(), ProjectDir: ws, Getenv: func(string) string { return "" }, Project: testkit.Project(t, ws)}
 	for _, in := range []In{
 		{Command: "x", IsolationRequirement: reqLinux},
 		{Command: "x", IsolationRequirement: reqUntrusted, PayloadPaths: []string{"p.txt"}},

@@ -85,6 +85,30 @@ func NewRoot(p string) (Root, error) {
 // nothing (docs/safety.md). Refusals are *NotDirError (inside, but not a directory)
 // or ErrOutside.
 func (r Root) Open(value string) (*tools.Project, error) {
+	p, err := r.open(value)
+	if err == nil {
+		p.Named = r.named(value)
+	}
+	return p, err
+}
+
+// named is value as an absolute path under the root as configured.
+func (r Root) named(value string) string {
+	value = strings.TrimSpace(value)
+	switch {
+	case value == "":
+		return r.Lexical
+	case Anchored(value):
+		abs, err := filepath.Abs(value)
+		if err != nil {
+			return ""
+		}
+		return abs
+	}
+	return filepath.Join(r.Lexical, value)
+}
+
+func (r Root) open(value string) (*tools.Project, error) {
 	value = strings.TrimSpace(value)
 	rel := "."
 	switch {

@@ -92,16 +92,26 @@ func TestOpen(t *testing.T) {
 		})
 	}
 	if links {
-		// The project reached through a link is accepted in its lexical form.
+		// The project reached through a link is accepted in its lexical form, and the
+		// binding remembers that form (Named) beside the final path.
 		lr, err := contain.NewRoot(filepath.Join(base, "project-link"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := lr.Open(filepath.Join(base, "project-link", "sub"))
-		if err != nil {
-			t.Fatalf("lexical root: %v", err)
+		for value, named := range map[string]string{
+			filepath.Join(base, "project-link", "sub"): filepath.Join(base, "project-link", "sub"),
+			"sub": filepath.Join(base, "project-link", "sub"),
+			"":    filepath.Join(base, "project-link"),
+		} {
+			p, err := lr.Open(value)
+			if err != nil {
+				t.Fatalf("lexical root, %q: %v", value, err)
+			}
+			if p.Named != named || p.Path == named {
+				t.Errorf("%q: Named %q Path %q, want Named %q and a resolved Path", value, p.Named, p.Path, named)
+			}
+			p.Close()
 		}
-		p.Close()
 	}
 }
 

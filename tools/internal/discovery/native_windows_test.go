@@ -280,7 +280,7 @@ func TestPlatformProducersOrderAndPowerShellRequest(t *testing.T) {
 
 func TestRealPowerShellIgnoresAmbientModules(t *testing.T) {
 	if isWine() {
-		t.Skip("Wine's powershell.exe is a stub that exits 0 without running the script (wine.md §4)")
+		t.Skip("Wine's powershell.exe is a stub that exits 0 without running the script")
 	}
 	exe, err := proc.SystemBinary(PowerShellRelPath)
 	if err != nil {

@@ -1,9 +1,10 @@
+//go:build !windows
+
 package discovery
 
 import (
 	"context"
 	"fmt"
-	"math"
 )
 
 // portableProducer is the Linux/macOS producer: the system facts the OS gives,
@@ -45,6 +46,3 @@ func (p portableProducer) Produce(ctx context.Context) Facts {
 	f.Errors = append(f.Errors, platformError(p.goos))
 	return f
 }
-
-// gib converts bytes to GiB rounded to 2 decimals.
-func gib(b uint64) float64 { return math.Round(float64(b)/(1<<30)*100) / 100 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/windows-dev-agent/wda/internal/guard"
-	"github.com/windows-dev-agent/wda/tools/internal/tomlmini"
+	"github.com/windows-dev-agent/wda/tools/internal/tomlread"
 )
 
 // FuzzSummarize asserts that a summary never carries input text other than server
@@ -23,7 +23,7 @@ func FuzzSummarize(f *testing.F) {
 		key := "mcpServers"
 		if isTOML {
 			key = "mcp_servers"
-			doc, err = tomlmini.Parse(data)
+			doc, err = tomlread.Parse(data)
 		} else {
 			doc, err = guard.DecodeObject(data)
 		}

@@ -50,7 +50,7 @@ func TestProjectFixtures(t *testing.T) {
 			files := readTxtar(t, a)
 			root := testkit.TempDir(t)
 			materialise(t, root, files)
-			configs := ReadAll(ProjectSources(root))
+			configs := ReadAll(ProjectSources(testkit.Project(t, root)))
 			if diff := cmp.Diff(decode(t, files["want.json"]), normalise(t, root, configs)); diff != "" {
 				t.Errorf("configs (-want +got)\n%s", diff)
 			}
@@ -74,7 +74,7 @@ func TestGuardedProjectReads(t *testing.T) {
 		if !testkit.Symlink(filepath.Join(outside, "real.json"), filepath.Join(root, ".mcp.json")) {
 			t.Skip("symbolic links cannot be created here")
 		}
-		configs := ReadAll(ProjectSources(root))
+		configs := ReadAll(ProjectSources(testkit.Project(t, root)))
 		if len(configs) != 1 || !strings.Contains(configs[0].Error, "reparse point") || len(configs[0].Servers) != 0 {
 			t.Fatalf("got %+v", configs)
 		}
@@ -84,7 +84,7 @@ func TestGuardedProjectReads(t *testing.T) {
 		if !testkit.Symlink(filepath.Join(outside, "dir"), filepath.Join(root, ".continue")) {
 			t.Skip("symbolic links cannot be created here")
 		}
-		configs := ReadAll(ProjectSources(root))
+		configs := ReadAll(ProjectSources(testkit.Project(t, root)))
 		want := "project path crosses a symbolic link or reparse point: " + filepath.Join(root, ".continue")
 		if len(configs) != 1 || configs[0].Error != want {
 			t.Fatalf("got %+v, want error %q", configs, want)
@@ -94,7 +94,7 @@ func TestGuardedProjectReads(t *testing.T) {
 		root := testkit.TempDir(t)
 		big := `{"mcpServers":{"a":{"command":"` + strings.Repeat("x", 3<<20) + `"}}}`
 		os.WriteFile(filepath.Join(root, ".mcp.json"), []byte(big), 0o644)
-		configs := ReadAll(ProjectSources(root))
+		configs := ReadAll(ProjectSources(testkit.Project(t, root)))
 		if len(configs) != 1 || configs[0].Error != "JSON config exceeds 2097152 byte read limit" {
 			t.Fatalf("got %+v", configs)
 		}
@@ -169,7 +169,7 @@ args = "x"
 		t.Errorf("error = %q", c.Error)
 	}
 	os.WriteFile(p, []byte("[mcp_servers.x]\ncommand = sk-secret-value\n"), 0o644)
-	if c, _ := Read(Source{Path: p, TOML: true}); c.Error != "invalid TOML: line 2: invalid value" {
+	if c, _ := Read(Source{Path: p, TOML: true}); c.Error != "invalid TOML: syntax error at line 2, column 11" {
 		t.Errorf("error = %q", c.Error)
 	}
 	os.WriteFile(p, []byte("model = 'x'\n"), 0o644)
@@ -181,25 +181,97 @@ args = "x"
 func TestExplicitSource(t *testing.T) {
 	root := testkit.TempDir(t)
 	lex := filepath.Join(testkit.TempDir(t), "alias")
+	p := testkit.Project(t, root)
 	env := envWith("claude", map[string]string{"HOME": filepath.Join(root, "home")})
 	tests := []struct {
 		in   string
 		want Source
 	}{
-		{"cfg/x.json", Source{Path: filepath.Join(root, "cfg", "x.json"), Root: root}},
-		{filepath.Join(root, "a.toml"), Source{Path: filepath.Join(root, "a.toml"), Root: root, TOML: true}},
-		{filepath.Join(lex, "a.json"), Source{Path: filepath.Join(lex, "a.json"), Root: lex}},
-		{"~/x.JSON", Source{Path: filepath.Join(root, "home", "x.JSON"), Root: root}},
+		{"cfg/x.json", Source{Path: filepath.Join(root, "cfg", "x.json"), Project: p, Rel: filepath.Join("cfg", "x.json")}},
+		{filepath.Join(root, "a.toml"), Source{Path: filepath.Join(root, "a.toml"), Project: p, Rel: "a.toml", TOML: true}},
+		{filepath.Join(lex, "a.json"), Source{Path: filepath.Join(lex, "a.json"), Project: p, Rel: "a.json"}},
+		{"~/x.JSON", Source{Path: filepath.Join(root, "home", "x.JSON"), Project: p, Rel: filepath.Join("home", "x.JSON")}},
 		{"../outside.json", Source{Path: filepath.Join(filepath.Dir(root), "outside.json")}},
 	}
+	same := cmp.Comparer(func(a, b *tools.Project) bool { return a == b })
 	for _, tt := range tests {
-		if diff := cmp.Diff(tt.want, ExplicitSource(env, root, lex, tt.in)); diff != "" {
+		if diff := cmp.Diff(tt.want, ExplicitSource(env, p, lex, tt.in), same); diff != "" {
 			t.Errorf("%q (-want +got)\n%s", tt.in, diff)
 		}
 	}
-	list := AppendUnique(ProjectSources(root), Source{Path: filepath.Join(root, "sub", "..", ".mcp.json")})
+	list := AppendUnique(ProjectSources(p), Source{Path: filepath.Join(root, "sub", "..", ".mcp.json")})
 	if len(list) != 2 {
 		t.Errorf("duplicate source appended: %+v", list)
+	}
+}
+
+// TestLexicalRootReads: a config_path spelled under the project as named before links
+// were resolved is read through the bound project, by the guarded reader.
+func TestLexicalRootReads(t *testing.T) {
+	real := testkit.TempDir(t)
+	lex := filepath.Join(testkit.TempDir(t), "alias")
+	if !testkit.Symlink(real, lex) {
+		t.Skip("symbolic links cannot be created here")
+	}
+	testkit.WriteFile(t, filepath.Join(real, "cfg.json"), `{"mcpServers":{"a":{"command":"x"}}}`)
+	outside := testkit.TempDir(t)
+	testkit.WriteFile(t, filepath.Join(outside, "real.json"), `{"mcpServers":{"b":{"command":"x"}}}`)
+	testkit.Symlink(filepath.Join(outside, "real.json"), filepath.Join(real, "linked.json"))
+	p := testkit.Project(t, lex)
+	env := envWith("claude", nil)
+	if c, ok := Read(ExplicitSource(env, p, lex, filepath.Join(lex, "cfg.json"))); !ok || c.Error != "" || len(c.Servers) != 1 {
+		t.Errorf("config under the lexical root: %+v", c)
+	}
+	if c, _ := Read(ExplicitSource(env, p, lex, filepath.Join(lex, "linked.json"))); !strings.Contains(c.Error, "reparse point") {
+		t.Errorf("a link under the lexical root must be refused, not followed: %+v", c)
+	}
+}
+
+// TestHardLinkedProjectConfig: a project .mcp.json that is a hard link to a file
+// outside is refused with the reason, not summarised (issue 15, item 7).
+func TestHardLinkedProjectConfig(t *testing.T) {
+	root, outside := testkit.TempDir(t), testkit.TempDir(t)
+	testkit.WriteFile(t, filepath.Join(outside, "secret.json"), `{"mcpServers":{"OUTSIDE-SERVER":{"command":"x"}}}`)
+	if err := os.Link(filepath.Join(outside, "secret.json"), filepath.Join(root, ".mcp.json")); err != nil {
+		t.Skipf("hard links cannot be made here: %v", err)
+	}
+	configs := ReadAll(ProjectSources(testkit.Project(t, root)))
+	want := "project file has more than one hard link, so it may be a file outside the project: " + filepath.Join(root, ".mcp.json")
+	if len(configs) != 1 || configs[0].Error != want || len(configs[0].Servers) != 0 {
+		t.Fatalf("got %+v, want the error %q", configs, want)
+	}
+}
+
+// TestParseErrorsNeverEchoContent: malformed configs around planted secrets, JSON and
+// TOML, project and host, report a position and nothing of the file (issue 15, item 11).
+func TestParseErrorsNeverEchoContent(t *testing.T) {
+	root, home := testkit.TempDir(t), testkit.TempDir(t)
+	files := map[string]struct{ body, want string }{
+		filepath.Join(root, ".mcp.json"):                {`{"mcpServers":{"a":{"command":"S3CR3T-1"},}}`, "invalid JSON: syntax error at line 1, column 43"},
+		filepath.Join(root, ".continue", "config.json"): {"{\"mcpServers\": {\n  \"a\": {\"env\": {\"K\": S3CR3T-2}}}}", "invalid JSON: syntax error at line 2, column 22"},
+		filepath.Join(home, "shadow"):                   {"root:$6$S3CR3T-3:19000:0:99999:7:::\n", "invalid JSON: syntax error at line 1, column 1"},
+		filepath.Join(home, "config.toml"):              {"[mcp_servers.a]\ncommand = S3CR3T-4\n", "invalid TOML: syntax error at line 2, column 11"},
+		filepath.Join(home, "dup.toml"):                 {"[mcp_servers.S3CR3T-5]\ncommand = 'x'\n[mcp_servers.S3CR3T-5]\n", "invalid TOML: a key or table is defined more than once or conflicts with another"},
+		filepath.Join(home, "str.toml"):                 {"[mcp_servers.a]\ncommand = \"S3CR3T-6\n", "invalid TOML: syntax error at line 2, column 20"},
+	}
+	for path, f := range files {
+		testkit.WriteFile(t, path, f.body)
+	}
+	sources := ProjectSources(testkit.Project(t, root))
+	for _, name := range []string{"shadow", "config.toml", "dup.toml", "str.toml"} {
+		sources = append(sources, Source{Path: filepath.Join(home, name), TOML: strings.HasSuffix(name, ".toml")})
+	}
+	for _, s := range sources {
+		c, ok := Read(s)
+		if !ok {
+			t.Fatalf("%s missing", s.Path)
+		}
+		if want := files[s.Path].want; c.Error != want {
+			t.Errorf("%s: error %q, want %q", s.Path, c.Error, want)
+		}
+		if strings.Contains(c.Error, "S3CR3T") || strings.ContainsAny(c.Error, "'\"") {
+			t.Errorf("%s: the error quotes the file: %q", s.Path, c.Error)
+		}
 	}
 }
 
@@ -217,7 +289,7 @@ func TestNoSecretsInSummaries(t *testing.T) {
 	os.WriteFile(filepath.Join(root, ".continue", "config.json"), []byte(`{"mcpServers":{"a":{"url":"URLSECRET2"}}}`), 0o644)
 	toml := filepath.Join(root, "codex.toml")
 	os.WriteFile(toml, []byte("[mcp_servers.t]\ncommand = \"TOMLSECRET6\"\nargs = ['ARGSECRET3']\nenv = { ENVKEYSECRET5 = \"ENVSECRET4\" }\nurl = \"URLSECRET2\"\n"), 0o644)
-	sources := append(ProjectSources(root), Source{Path: toml, TOML: true})
+	sources := append(ProjectSources(testkit.Project(t, root)), Source{Path: toml, TOML: true})
 	configs := ReadAll(sources)
 	count, dups, malformed := Totals(configs)
 	b, _ := json.Marshal(map[string]any{"configs": configs, "count": count, "dups": dups, "malformed": malformed})

@@ -7,17 +7,21 @@ import (
 	"strings"
 
 	"github.com/windows-dev-agent/wda/internal/guard"
+	"github.com/windows-dev-agent/wda/internal/platform/contain"
 	"github.com/windows-dev-agent/wda/tools"
-	"github.com/windows-dev-agent/wda/tools/internal/tomlmini"
+	"github.com/windows-dev-agent/wda/tools/internal/tomlread"
 )
 
 // Source is one config file to summarise.
 type Source struct {
 	// Path is the absolute path reported as the summary's file.
 	Path string
-	// Root, when set, is the project root: the file is read with the guarded project
-	// reader (no links, contained, one verified handle). Otherwise a plain bounded read.
-	Root string
+	// Project, when set, is the bound project the file lies in and Rel its path below
+	// the project: the file is read through the project's held directory by the guarded
+	// reader (no links, no hard links, nothing resolved by path again;
+	// docs/safety/project-reads.md). Otherwise a plain bounded read of Path.
+	Project *tools.Project
+	Rel     string
 	// TOML marks a Codex config.toml ([mcp_servers.*] tables).
 	TOML bool
 }
@@ -25,11 +29,11 @@ type Source struct {
 // ProjectFiles are the project-relative MCP configs, in report order.
 var ProjectFiles = []string{".mcp.json", filepath.Join(".continue", "config.json")}
 
-// ProjectSources returns the project configs under root.
-func ProjectSources(root string) []Source {
+// ProjectSources returns the project configs of the bound project p.
+func ProjectSources(p *tools.Project) []Source {
 	out := make([]Source, len(ProjectFiles))
 	for i, rel := range ProjectFiles {
-		out[i] = Source{Path: filepath.Join(root, rel), Root: root}
+		out[i] = Source{Path: filepath.Join(p.Path, rel), Project: p, Rel: rel}
 	}
 	return out
 }
@@ -91,29 +95,32 @@ func expandHome(env *tools.Env, p string) string {
 }
 
 // ExplicitSource turns a caller's config_path into a source: ~ is expanded, a relative
-// path is taken under root, and a path lexically inside the project (root, or
-// lexicalRoot — the project directory before links were resolved) is read through the
-// project guard. Links are not resolved here: whether one is crossed is the guard's
-// decision.
-func ExplicitSource(env *tools.Env, root, lexicalRoot, p string) Source {
-	p = expandHome(env, strings.TrimSpace(p))
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(root, p)
+// path is taken under the bound project p, and a path lexically inside the project (its
+// bound path, or lexicalRoot — the project directory as named before links were
+// resolved) is read through the project's held directory. Links are not resolved here:
+// whether one is crossed is the guarded reader's decision.
+func ExplicitSource(env *tools.Env, p *tools.Project, lexicalRoot, path string) Source {
+	path = expandHome(env, strings.TrimSpace(path))
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(p.Path, path)
 	}
-	p = filepath.Clean(p)
-	return Source{Path: p, TOML: strings.EqualFold(filepath.Ext(p), ".toml")}.Contained(root, lexicalRoot)
+	path = filepath.Clean(path)
+	return Source{Path: path, TOML: strings.EqualFold(filepath.Ext(path), ".toml")}.Contained(p, lexicalRoot)
 }
 
-// Contained returns s set to use the guarded project reader when its path lies
-// lexically inside root (or lexicalRoot): "paths lexically inside the project get the
-// containment-checked reader" (tools.md §3.10), whichever list they came from.
-func (s Source) Contained(root, lexicalRoot string) Source {
-	switch {
-	case s.Root != "":
-	case root != "" && guard.Within(root, s.Path):
-		s.Root = root
-	case lexicalRoot != "" && guard.Within(lexicalRoot, s.Path):
-		s.Root = lexicalRoot
+// Contained returns s set to be read through the bound project p when its path lies
+// lexically inside p's path (or lexicalRoot, which names the same directory): paths
+// lexically inside the project get the guarded reader, whichever list they came from
+// (docs/tools/mcp_audit.md).
+func (s Source) Contained(p *tools.Project, lexicalRoot string) Source {
+	if s.Project != nil || p == nil {
+		return s
+	}
+	for _, root := range []string{p.Path, lexicalRoot} {
+		if rel, ok := contain.Rel(root, s.Path); ok && root != "" {
+			s.Project, s.Rel = p, rel
+			return s
+		}
 	}
 	return s
 }
@@ -121,7 +128,7 @@ func (s Source) Contained(root, lexicalRoot string) Source {
 // AppendUnique appends s unless a source with the same path is already listed.
 func AppendUnique(list []Source, s Source) []Source {
 	for _, o := range list {
-		if guard.Within(o.Path, s.Path) && guard.Within(s.Path, o.Path) {
+		if contain.Within(o.Path, s.Path) && contain.Within(s.Path, o.Path) {
 			return list
 		}
 	}
@@ -133,8 +140,8 @@ func AppendUnique(list []Source, s Source) []Source {
 func Read(s Source) (c Config, ok bool) {
 	var b []byte
 	var err error
-	if s.Root != "" {
-		b, err = guard.ReadProject(s.Root, s.Path)
+	if s.Project != nil {
+		b, err = guard.ReadProject(s.Project, s.Rel)
 	} else {
 		b, err = guard.ReadHost(s.Path)
 	}
@@ -145,7 +152,7 @@ func Read(s Source) (c Config, ok bool) {
 		return Config{File: s.Path, Error: err.Error(), Servers: []Server{}}, true
 	}
 	if s.TOML {
-		doc, err := tomlmini.Parse(b)
+		doc, err := tomlread.Parse(b)
 		if err != nil {
 			return Config{File: s.Path, Error: "invalid TOML: " + err.Error(), Servers: []Server{}}, true
 		}

@@ -15,7 +15,7 @@ type Server struct {
 	ArgCount   *int   `json:"arg_count,omitempty" jsonschema:"nullable"`
 	HasEnv     bool   `json:"has_env,omitempty"`
 	// object is false for a server entry that is not an object: its summary is only
-	// {name, valid:false} (tools.md §3.10).
+	// {name, valid:false} (docs/tools/mcp_audit.md).
 	object bool
 }
 
@@ -115,7 +115,7 @@ func summarizeServer(name string, spec any) Server {
 	return s
 }
 
-// truthy is presence in the reference's sense: not absent, null, false, zero or empty.
+// truthy is presence: not absent, null, false, zero or empty.
 func truthy(v any) bool {
 	switch x := v.(type) {
 	case nil:

@@ -7,9 +7,11 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/windows-dev-agent/wda/internal/guard"
 )
 
-// StaleAfter is the age after which a bundle left behind is swept (tools.md §5.3).
+// StaleAfter is the age after which a bundle left behind is swept (docs/tools/sandbox_run.md).
 const StaleAfter = 24 * time.Hour
 
 // Remove deletes one bundle, but only a real directory named run-* that holds the
@@ -28,15 +30,14 @@ func Remove(dir string) error {
 // checkBundle proves dir is a real directory (no link or reparse point) holding the
 // marker as a regular file, and returns the directory's modification time.
 func checkBundle(dir string) (time.Time, error) {
-	fi, err := os.Lstat(dir)
+	k, fi, err := lstatKind(dir)
 	if err != nil {
 		return time.Time{}, err
 	}
-	if infoFromFileInfo(fi).kind != kindDir {
+	if k != guard.KindDir {
 		return time.Time{}, fmt.Errorf("not a real directory: %s", dir)
 	}
-	m, err := lstatNode(filepath.Join(dir, MarkerFile))
-	if err != nil || m.kind != kindFile {
+	if m, _, err := lstatKind(filepath.Join(dir, MarkerFile)); err != nil || m != guard.KindFile {
 		return time.Time{}, fmt.Errorf("not a Sandbox bundle (no marker): %s", dir)
 	}
 	return fi.ModTime(), nil
@@ -47,14 +48,14 @@ func checkBundle(dir string) (time.Time, error) {
 // returns the bundles removed and the errors met (which callers may only log).
 func Sweep(dataDir string, now time.Time) ([]string, error) {
 	runs := filepath.Join(dataDir, RunsDir)
-	info, err := lstatNode(runs)
+	k, _, err := lstatKind(runs)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	if info.kind != kindDir {
+	if k != guard.KindDir {
 		return nil, fmt.Errorf("%s is not a real directory; nothing swept", runs)
 	}
 	entries, err := os.ReadDir(runs)

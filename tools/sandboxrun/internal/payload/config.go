@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Sandbox-side names (tools.md §5.2).
+// Sandbox-side names (docs/tools/sandbox_run.md, staging).
 const (
 	// SandboxFolder is where the share appears inside the Sandbox.
 	SandboxFolder = `C:\WDAShare`

@@ -31,7 +31,7 @@ func TestWSBGolden(t *testing.T) {
 	golden(t, "run.wsb.golden", got)
 }
 
-// TestWSBContract parses the config back and asserts each setting the spec names.
+// TestWSBContract parses the config back and asserts each setting the contract names.
 func TestWSBContract(t *testing.T) {
 	got, err := WSB(hostileShare)
 	if err != nil {

@@ -43,7 +43,7 @@ func FuzzPayloadPaths(f *testing.F) {
 		if len(paths) > 16 {
 			paths = paths[:16]
 		}
-		sel, err := Validate(ws, paths)
+		sel, err := Validate(bind(t, ws), paths)
 		if err != nil {
 			noBundles(t, data)
 			return

@@ -1,14 +1,22 @@
 package payload
 
 import (
-	"bytes"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/windows-dev-agent/wda/internal/testkit"
+	"github.com/windows-dev-agent/wda/tools"
 )
+
+// bind binds ws as the call's workspace, as the pipeline does before sandbox_run runs.
+func bind(t testing.TB, ws string) *tools.Project {
+	t.Helper()
+	return testkit.Project(t, ws)
+}
 
 // tree creates files (name → content; a name ending in "/" is a directory) under root.
 func tree(t testing.TB, root string, files map[string]string) {
@@ -89,5 +97,3 @@ func errContains(t testing.TB, err error, want string) {
 		t.Fatalf("error = %q, want it to contain %q", err, want)
 	}
 }
-
-func sameBytes(a, b []byte) bool { return bytes.Equal(a, b) }

@@ -46,11 +46,11 @@ func TestValidateLinks(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Validate(ws, tc.paths)
+			_, err := Validate(bind(t, ws), tc.paths)
 			errContains(t, err, tc.want)
 		})
 	}
-	if _, err := Validate(ws, []string{"real", "plain.txt"}); err != nil {
+	if _, err := Validate(bind(t, ws), []string{"real", "plain.txt"}); err != nil {
 		t.Fatalf("link-free roots refused: %v", err)
 	}
 }
@@ -62,7 +62,7 @@ func TestWorkspaceThroughLink(t *testing.T) {
 	tree(t, real, map[string]string{"f.txt": "f"})
 	link := filepath.Join(t.TempDir(), "ws")
 	symlink(t, real, link)
-	sel, err := Validate(link, []string{"f.txt"})
+	sel, err := Validate(bind(t, link), []string{"f.txt"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestValidateSpecialFiles(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.path, func(t *testing.T) {
-			_, err := Validate(ws, []string{tc.path})
+			_, err := Validate(bind(t, ws), []string{tc.path})
 			errContains(t, err, tc.want)
 		})
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// errListShape is the message for a blank or malformed entry (tools.md §5.1 step 1).
+// errListShape is the message for a blank or malformed entry (docs/tools/sandbox_run.md, staging).
 var errListShape = errors.New("payload_paths must be a list of non-empty workspace-relative paths")
 
 // parsePath splits one payload path into its components, refusing anything that could

@@ -9,10 +9,12 @@ import (
 	"testing"
 
 	"golang.org/x/sys/windows"
+
+	"github.com/windows-dev-agent/wda/internal/guard"
 )
 
 // isWine reports whether the test runs under Wine, which cannot create junctions or
-// symbolic links (wine.md: FSCTL_SET_REPARSE_POINT is "not supported").
+// symbolic links (under Wine FSCTL_SET_REPARSE_POINT is "not supported").
 func isWine() bool {
 	return windows.NewLazySystemDLL("ntdll.dll").NewProc("wine_get_version").Find() == nil
 }
@@ -64,12 +66,20 @@ func TestJunctionIsAReparsePoint(t *testing.T) {
 	ws := t.TempDir()
 	tree(t, ws, map[string]string{"real/f.txt": "f"})
 	junction(t, filepath.Join(ws, "real"), filepath.Join(ws, "j"))
-	info, err := lstatNode(filepath.Join(ws, "j"))
+	k, _, err := lstatKind(filepath.Join(ws, "j"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.kind != kindLink {
-		t.Fatalf("junction kind = %v, want link", info.kind)
+	if k != guard.KindLink {
+		t.Fatalf("junction kind = %v, want link", k)
+	}
+	root, err := guard.OpenRoot(bind(t, ws), guard.Shared)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	if info, err := root.Stat("j"); err != nil || info.Kind != guard.KindLink {
+		t.Fatalf("Stat from the held workspace = %+v, %v; want a link", info, err)
 	}
 	p, _ := windows.UTF16PtrFromString(filepath.Join(ws, "j"))
 	attrs, err := windows.GetFileAttributes(p)
@@ -96,7 +106,7 @@ func TestValidateJunctions(t *testing.T) {
 		{[]string{"tree"}, "payload contains a symbolic link or reparse point: tree/a/b/deepj"},
 	}
 	for _, tc := range tests {
-		_, err := Validate(ws, tc.paths)
+		_, err := Validate(bind(t, ws), tc.paths)
 		errContains(t, err, tc.want)
 	}
 }
@@ -128,15 +138,15 @@ func TestJunctionSwappedDuringStaging(t *testing.T) {
 	tree(t, outside, map[string]string{"f.txt": "OUTSIDE"})
 	sel := mustValidate(t, ws, "tree")
 	victim := filepath.Join(sel.Workspace, "tree", "sub")
-	hookBeforeOpen = func(p string) {
-		if strings.EqualFold(p, victim) {
-			hookBeforeOpen = nil
+	fired := false
+	hook := func(p string) {
+		if strings.EqualFold(p, victim) && !fired {
+			fired = true
 			os.RemoveAll(victim)
 			junction(t, outside, victim)
 		}
 	}
-	defer func() { hookBeforeOpen = nil }()
-	_, err := Stage(data, sel, "x")
+	_, err := stage(data, sel, "x", defaultLimits, hook)
 	if err == nil || !strings.Contains(err.Error(), "reparse point") && !strings.Contains(err.Error(), "staged safely") {
 		t.Fatalf("error = %v, want a reparse/staged-safely refusal", err)
 	}
@@ -165,7 +175,7 @@ func TestWindowsNames(t *testing.T) {
 		{[]string{`Dir\..\x.txt`}, "must stay inside the workspace"},
 	}
 	for _, tc := range tests {
-		_, err := Validate(ws, tc.paths)
+		_, err := Validate(bind(t, ws), tc.paths)
 		errContains(t, err, tc.want)
 	}
 	// A case-different spelling stages: the final path compares case-insensitively.
@@ -179,16 +189,43 @@ func TestWindowsNames(t *testing.T) {
 	}
 }
 
-// TestFinalPath strips the \\?\ prefix and names the opened directory.
-func TestFinalPath(t *testing.T) {
-	dir := t.TempDir()
-	d, err := openRoot(dir)
-	if err != nil {
+// TestShortNameRefused: a payload path spelled with a folder's 8.3 short name opens
+// that folder, but what was reviewed is not what would be staged: it is refused.
+func TestShortNameRefused(t *testing.T) {
+	ws := t.TempDir()
+	tree(t, ws, map[string]string{"a long folder name/f.txt": "f"})
+	p, _ := windows.UTF16PtrFromString(filepath.Join(ws, "a long folder name"))
+	buf := make([]uint16, 1024)
+	n, err := windows.GetShortPathName(p, &buf[0], uint32(len(buf)))
+	short := filepath.Base(windows.UTF16ToString(buf[:n]))
+	if err != nil || strings.EqualFold(short, "a long folder name") {
+		t.Skipf("this volume gives no short names (%q, %v)", short, err)
+	}
+	// Validation opens the folder on the way and already sees the alias.
+	_, err = Validate(bind(t, ws), []string{short + `\f.txt`})
+	errContains(t, err, "does not open as itself")
+}
+
+// TestHardLinksWindows: NumberOfLinks > 1 on the handle refuses the file, at
+// validation and at staging (Wine maps CreateHardLink to link(2)).
+func TestHardLinksWindows(t *testing.T) {
+	ws, outside := t.TempDir(), t.TempDir()
+	tree(t, outside, map[string]string{"secret.txt": "OUTSIDE"})
+	tree(t, ws, map[string]string{"tree/a.txt": "a"})
+	if err := os.Link(filepath.Join(outside, "secret.txt"), filepath.Join(ws, "tree", "leak.txt")); err != nil {
+		t.Skipf("hard links cannot be made here: %v", err)
+	}
+	_, err := Validate(bind(t, ws), []string{"tree"})
+	errContains(t, err, "more than one hard link, which may be a file outside the workspace: tree/leak.txt")
+	os.Remove(filepath.Join(ws, "tree", "leak.txt"))
+	sel := mustValidate(t, ws, "tree")
+	if err := os.Link(filepath.Join(outside, "secret.txt"), filepath.Join(ws, "tree", "leak.txt")); err != nil {
 		t.Fatal(err)
 	}
-	defer d.Close()
-	real, _ := filepath.EvalSymlinks(dir)
-	if got := d.(*winDir).path; !samePath(got, real) || strings.HasPrefix(got, `\\?\`) {
-		t.Fatalf("final path %q, want %q", got, real)
+	data := t.TempDir()
+	_, err = Stage(data, sel, "x")
+	errContains(t, err, "more than one hard link, which may be a file outside the workspace: tree/leak.txt")
+	if n := bundles(t, data); len(n) != 0 {
+		t.Fatalf("failed staging left %v", n)
 	}
 }

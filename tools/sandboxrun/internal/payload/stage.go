@@ -7,10 +7,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	goruntime "runtime"
+
+	"github.com/windows-dev-agent/wda/internal/guard"
+	"github.com/windows-dev-agent/wda/internal/platform/contain"
 )
 
-// Bundle layout (tools.md §5.2).
+// Bundle layout (docs/tools/sandbox_run.md, staging).
 const (
 	// RunsDir is the folder under the data dir that holds every bundle.
 	RunsDir = "sandbox-runs"
@@ -39,20 +41,19 @@ type Bundle struct {
 	Share string
 }
 
-var (
-	errSwappedLink = errors.New("symbolic link or reparse point")
-	errChanged     = errors.New("node changed after it was examined")
-)
-
 // Stage builds a fresh bundle under <dataDir>/sandbox-runs for command and the payload
-// sel selected, re-validating every node while copying. On any error nothing is left
-// behind: the partial bundle is removed before Stage returns.
+// sel selected, re-validating every node while copying it from the workspace the call
+// bound. On any error nothing is left behind: the partial bundle is removed before
+// Stage returns.
 func Stage(dataDir string, sel *Selection, command string) (*Bundle, error) {
-	return stage(dataDir, sel, command, defaultLimits)
+	return stage(dataDir, sel, command, defaultLimits, nil)
 }
 
-func stage(dataDir string, sel *Selection, command string, lim limits) (_ *Bundle, err error) {
-	if sel == nil || len(sel.roots) == 0 {
+// stage is Stage with its seams: the budgets, and beforeOpen, which (when set, in
+// tests) runs after a node's no-follow metadata was read and before it is opened — the
+// window in which a swap must be caught.
+func stage(dataDir string, sel *Selection, command string, lim limits, beforeOpen func(path string)) (_ *Bundle, err error) {
+	if sel == nil || len(sel.roots) == 0 || sel.project == nil {
 		return nil, errors.New("payload_paths is required to stage a Sandbox bundle")
 	}
 	runs, err := runsDir(dataDir)
@@ -86,7 +87,7 @@ func stage(dataDir string, sel *Selection, command string, lim limits) (_ *Bundl
 	if err := writeNew(filepath.Join(b.Share, ScriptFile), RunCmd(command)); err != nil {
 		return nil, err
 	}
-	if err := copyRoots(sel, filepath.Join(b.Share, PayloadDir), lim); err != nil {
+	if err := copyRoots(sel, filepath.Join(b.Share, PayloadDir), lim, beforeOpen); err != nil {
 		return nil, err
 	}
 	wsb, err := WSB(b.Share)
@@ -113,11 +114,11 @@ func runsDir(dataDir string) (string, error) {
 	if err := os.MkdirAll(runs, 0o700); err != nil {
 		return "", fmt.Errorf("Sandbox bundle could not be created: %v", err)
 	}
-	info, err := lstatNode(runs)
+	k, _, err := lstatKind(runs)
 	if err != nil {
 		return "", fmt.Errorf("Sandbox bundle could not be created: %v", err)
 	}
-	if info.kind != kindDir {
+	if k != guard.KindDir {
 		return "", fmt.Errorf("Sandbox bundle could not be created: %s is not a real directory", runs)
 	}
 	if real, err := filepath.EvalSymlinks(runs); err == nil {
@@ -125,6 +126,9 @@ func runsDir(dataDir string) (string, error) {
 	}
 	return runs, nil
 }
+
+// within reports whether p is root or below it.
+func within(root, p string) bool { return contain.Within(root, p) }
 
 // writeNew creates path exclusively (it must not exist) and writes data to it. The
 // bundle lives in the data directory, so its files and folders are the owner's only.
@@ -140,36 +144,45 @@ func writeNew(path string, data []byte) error {
 	return f.Close()
 }
 
+var (
+	errSwappedLink = errors.New("symbolic link or reparse point")
+	errChanged     = errors.New("node changed after it was examined")
+	errHardLinked  = errors.New("more than one hard link")
+)
+
 // copier recounts the budgets from zero while staging.
 type copier struct {
-	lim     limits
-	entries int
-	bytes   int64
-	buf     []byte // copy buffer where the OS has no kernel copy path
+	lim        limits
+	entries    int
+	bytes      int64
+	beforeOpen func(path string)
+	cp         fileCopier
 }
 
-func copyRoots(sel *Selection, payload string, lim limits) error {
-	root, err := openRoot(sel.Workspace)
+func copyRoots(sel *Selection, payload string, lim limits, beforeOpen func(string)) error {
+	root, err := guard.OpenRoot(sel.project, guard.Frozen)
+	if err != nil {
+		return fmt.Errorf("workspace could not be opened: %v", err)
+	}
+	defer root.Close()
+	if err := os.Mkdir(payload, 0o700); err != nil {
+		return err
+	}
+	dst, err := openSink(payload)
 	if err != nil {
 		return err
 	}
-	defer root.Close()
-	c := &copier{lim: lim}
+	defer dst.Close()
+	c := &copier{lim: lim, beforeOpen: beforeOpen}
 	if len(sel.roots) == 1 && len(sel.roots[0]) == 0 {
 		// "." stages the workspace itself as share/payload.
 		if err := c.count(); err != nil {
 			return err
 		}
-		if err := os.Mkdir(payload, 0o700); err != nil {
-			return err
-		}
-		return c.copyDir(root, ".", payload)
-	}
-	if err := os.Mkdir(payload, 0o700); err != nil {
-		return err
+		return c.copyDir(root, ".", dst)
 	}
 	for _, comps := range sel.roots {
-		if err := c.copyRoot(root, comps, payload); err != nil {
+		if err := c.copyRoot(root, comps, dst); err != nil {
 			return err
 		}
 	}
@@ -177,13 +190,13 @@ func copyRoots(sel *Selection, payload string, lim limits) error {
 }
 
 // copyRoot descends from the workspace to one selected root through held, verified
-// directories, then stages the root.
-func (c *copier) copyRoot(root srcDir, comps []string, payload string) error {
+// directories (and the same path of destination folders), then stages the root.
+func (c *copier) copyRoot(root *guard.Dir, comps []string, dst sink) error {
 	if len(comps) == 0 {
 		return errors.New("payload paths overlap or duplicate one another")
 	}
-	cur := root
-	var held []srcDir
+	cur, out := root, dst
+	var held []io.Closer
 	defer func() {
 		for i := len(held) - 1; i >= 0; i-- {
 			held[i].Close()
@@ -192,22 +205,21 @@ func (c *copier) copyRoot(root srcDir, comps []string, payload string) error {
 	for i, comp := range comps[:len(comps)-1] {
 		rel := relString(comps[:i+1])
 		info, err := cur.Stat(comp)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			return fmt.Errorf("payload path does not exist: %s", relString(comps))
-		case err != nil:
-			return fmt.Errorf("payload metadata could not be established for %s: %v", rel, unwrapPath(err))
-		case info.kind == kindLink:
-			return fmt.Errorf("payload path crosses a symbolic link or reparse point: %s", rel)
-		case info.kind != kindDir:
-			return fmt.Errorf("payload path does not exist: %s", relString(comps))
+		if err := parentErr(info, err, rel, comps); err != nil {
+			return err
 		}
-		next, err := cur.OpenDir(comp, info)
+		next, err := c.openDir(cur, comp, info)
 		if err != nil {
 			return openErr(rel, err, true)
 		}
 		held = append(held, next)
-		cur = next
+		// Two roots may share folders on the way (a/b and a/c): the second finds it made.
+		nextOut, err := out.Mkdir(comp, true)
+		if err != nil {
+			return fmt.Errorf("payload could not be staged safely: %s: %v", rel, unwrapPath(err))
+		}
+		held = append(held, nextOut)
+		cur, out = next, nextOut
 	}
 	last := comps[len(comps)-1]
 	rel := relString(comps)
@@ -218,11 +230,7 @@ func (c *copier) copyRoot(root srcDir, comps []string, payload string) error {
 	case err != nil:
 		return fmt.Errorf("payload metadata could not be established for %s: %v", rel, unwrapPath(err))
 	}
-	dst := filepath.Join(append([]string{payload}, comps...)...)
-	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
-		return err
-	}
-	return c.copyNode(cur, last, rel, info, dst)
+	return c.copyNode(cur, last, relPath{relString(comps[:len(comps)-1]), last}, info, out)
 }
 
 func (c *copier) count() error {
@@ -237,102 +245,140 @@ func (c *copier) budgetErr() error {
 	return fmt.Errorf("payload exceeds the Sandbox staging byte budget of %d bytes", c.lim.bytes)
 }
 
-// copyNode stages one node seen by parent.Stat as info: counted and checked before it
-// is opened, opened once, and copied from that handle.
-func (c *copier) copyNode(parent srcDir, name, rel string, info nodeInfo, dst string) error {
+// openDir opens the directory seen by Stat as want, proving from the handle that it is
+// that very directory.
+func (c *copier) openDir(parent *guard.Dir, name string, want guard.Info) (*guard.Dir, error) {
+	if c.beforeOpen != nil {
+		c.beforeOpen(filepath.Join(parent.Path(), name))
+	}
+	d, got, err := parent.OpenDir(name)
+	if err != nil {
+		return nil, err
+	}
+	if got.ID != want.ID {
+		d.Close()
+		return nil, errChanged
+	}
+	return d, nil
+}
+
+// openFile opens the regular file seen by Stat as want, proving from the handle that it
+// is that very file, with a single link.
+func (c *copier) openFile(parent *guard.Dir, name string, want guard.Info) (*guard.File, error) {
+	if c.beforeOpen != nil {
+		c.beforeOpen(filepath.Join(parent.Path(), name))
+	}
+	f, err := parent.OpenFile(name)
+	if err != nil {
+		return nil, err
+	}
+	got := f.Info()
+	switch {
+	case got.ID != want.ID:
+		err = errChanged
+	case got.Links > 1:
+		err = errHardLinked
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// copyNode stages one node seen as info (by parent.Stat, or by the listing for a
+// regular file): counted and checked before it is opened, opened once, and copied from
+// that handle into a destination created exclusively. rel names it in messages.
+func (c *copier) copyNode(parent *guard.Dir, name string, rel relPath, info guard.Info, dst sink) error {
 	if err := c.count(); err != nil {
 		return err
 	}
-	switch info.kind {
-	case kindLink:
-		return fmt.Errorf("payload contains a symbolic link or reparse point: %s", rel)
-	case kindOther:
-		return fmt.Errorf("payload contains something that is neither a regular file nor a directory: %s", rel)
-	case kindDir:
-		sub, err := parent.OpenDir(name, info)
+	if info.Kind != guard.KindFile || info.Links > 1 {
+		if err := admit(info, rel.String()); err != nil {
+			return err
+		}
+	}
+	if info.Kind == guard.KindDir {
+		r := rel.String()
+		sub, err := c.openDir(parent, name, info)
 		if err != nil {
-			return openErr(rel, err, false)
+			return openErr(r, err, false)
 		}
 		defer sub.Close()
-		if err := os.Mkdir(dst, 0o700); err != nil {
-			return fmt.Errorf("payload could not be staged safely: %s: %v", rel, unwrapPath(err))
+		out, err := dst.Mkdir(name, false)
+		if err != nil {
+			return fmt.Errorf("payload could not be staged safely: %s: %v", r, unwrapPath(err))
 		}
-		return c.copyDir(sub, rel, dst)
+		defer out.Close()
+		return c.copyDir(sub, r, out)
 	}
-	f, size, err := parent.OpenFile(name, info)
+	f, err := c.openFile(parent, name, info)
 	if err != nil {
-		return openErr(rel, err, false)
+		return openErr(rel.String(), err, false)
 	}
 	defer f.Close()
 	// A file that grew past the budget since nomination is refused before copying.
-	if size > c.lim.bytes-c.bytes {
+	if f.Info().Size > c.lim.bytes-c.bytes {
 		return c.budgetErr()
 	}
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return fmt.Errorf("payload could not be staged safely: %s: %v", rel, unwrapPath(err))
-	}
-	// Counted during the copy too: the file may still be growing.
-	n, err := c.copyAtMost(out, f, c.lim.bytes-c.bytes+1)
+	n, err := dst.Copy(name, f, c.lim.bytes-c.bytes+1, &c.cp)
 	c.bytes += n
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
 	if c.bytes > c.lim.bytes {
 		return c.budgetErr()
 	}
 	if err != nil {
-		return fmt.Errorf("payload could not be staged safely: %s: %v", rel, unwrapPath(err))
+		return fmt.Errorf("payload could not be staged safely: %s: %v", rel.String(), unwrapPath(err))
 	}
 	return nil
 }
 
-func (c *copier) copyDir(d srcDir, rel, dst string) error {
-	names, err := d.Names()
+// copyDir stages the children of the held directory d. A child the listing reports as
+// a regular file (with its inode) is opened without a metadata call first: the open's
+// own metadata must then show that very inode, on d's device, as a regular file.
+// Anything else is looked at (no-follow metadata) before it is opened.
+func (c *copier) copyDir(d *guard.Dir, rel string, dst sink) error {
+	entries, err := d.Entries()
 	if err != nil {
 		return fmt.Errorf("payload could not be enumerated safely: %s: %v", rel, unwrapPath(err))
 	}
-	for _, name := range names {
-		childRel := joinRel(rel, name)
-		info, err := d.Stat(name)
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return fmt.Errorf("payload could not be staged safely: %s vanished during staging", childRel)
+	for _, e := range entries {
+		childRel := relPath{rel, e.Name}
+		info := guard.Info{Kind: guard.KindFile, Links: 1, ID: guard.FileID{Dev: d.Info().ID.Dev, Ino: e.Ino}}
+		if e.Kind != guard.KindFile || e.Ino == 0 {
+			if info, err = d.Stat(e.Name); err != nil {
+				if errors.Is(err, fs.ErrNotExist) {
+					return fmt.Errorf("payload could not be staged safely: %s vanished during staging", childRel.String())
+				}
+				return fmt.Errorf("payload metadata could not be established for %s: %v", childRel.String(), unwrapPath(err))
 			}
-			return fmt.Errorf("payload metadata could not be established for %s: %v", childRel, unwrapPath(err))
 		}
-		if err := c.copyNode(d, name, childRel, info, filepath.Join(dst, name)); err != nil {
+		if err := c.copyNode(d, e.Name, childRel, info, dst); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// relPath is a node's workspace-relative display path, joined only when a message
+// needs it (a tree of thousands of files would otherwise build a string per file).
+type relPath struct{ dir, name string }
+
+func (r relPath) String() string { return joinRel(r.dir, r.name) }
+
 // openErr words a failed verified open. crossing is true for a parent component.
 func openErr(rel string, err error, crossing bool) error {
 	switch {
-	case errors.Is(err, errSwappedLink) && crossing:
+	case (errors.Is(err, errSwappedLink) || errors.Is(err, guard.ErrLink)) && crossing:
 		return fmt.Errorf("payload path crosses a symbolic link or reparse point: %s", rel)
-	case errors.Is(err, errSwappedLink):
+	case errors.Is(err, errSwappedLink), errors.Is(err, guard.ErrLink):
 		return fmt.Errorf("payload contains a symbolic link or reparse point: %s", rel)
-	case errors.Is(err, errChanged):
+	case errors.Is(err, errHardLinked):
+		return fmt.Errorf("payload contains a file with more than one hard link, which may be a file outside the workspace: %s", rel)
+	case errors.Is(err, errChanged), errors.Is(err, guard.ErrNotDir), errors.Is(err, guard.ErrNotRegular),
+		errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("payload changed during staging and could not be staged safely: %s", rel)
-	case errors.Is(err, errNotItself):
-		return fmt.Errorf("payload path does not open as itself (a link, short name or mount point on the way) and could not be staged safely: %s", rel)
+	case errors.Is(err, guard.ErrAlias):
+		return fmt.Errorf("payload path does not open as itself (a short name on the way) and could not be staged safely: %s", rel)
 	}
 	return fmt.Errorf("payload could not be staged safely: %s: %v", rel, unwrapPath(err))
-}
-
-// copyAtMost copies at most limit bytes. On Unix io.Copy hands *os.File pairs to
-// copy_file_range/sendfile; Windows has no such path, so it uses 1 MiB chunks rather
-// than io.Copy's 32 KiB.
-func (c *copier) copyAtMost(dst *os.File, src *os.File, limit int64) (int64, error) {
-	lr := &io.LimitedReader{R: src, N: limit}
-	if goruntime.GOOS == "windows" {
-		if c.buf == nil {
-			c.buf = make([]byte, 1<<20)
-		}
-		return io.CopyBuffer(struct{ io.Writer }{dst}, lr, c.buf)
-	}
-	return io.Copy(dst, lr)
 }

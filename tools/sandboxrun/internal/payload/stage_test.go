@@ -8,11 +8,13 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/windows-dev-agent/wda/internal/guard"
 )
 
 func mustValidate(t testing.TB, ws string, paths ...string) *Selection {
 	t.Helper()
-	sel, err := Validate(ws, paths)
+	sel, err := Validate(bind(t, ws), paths)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,12 +112,12 @@ func TestStageRecountsBudgets(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ws, data := t.TempDir(), t.TempDir()
 			tree(t, ws, map[string]string{"d/f.txt": strings.Repeat("x", 50), "d/g.txt": "g"})
-			sel, err := validate(ws, []string{"d"}, small)
+			sel, err := validate(bind(t, ws), []string{"d"}, small, (*guard.Dir).Stat)
 			if err != nil {
 				t.Fatal(err)
 			}
 			tc.change(t, ws)
-			_, err = stage(data, sel, "x", small)
+			_, err = stage(data, sel, "x", small, nil)
 			errContains(t, err, tc.want)
 			if n := bundles(t, data); len(n) != 0 {
 				t.Fatalf("failed staging left %v", n)
@@ -158,7 +160,7 @@ func TestStageRefusals(t *testing.T) {
 	})
 	t.Run("empty selection", func(t *testing.T) {
 		data := t.TempDir()
-		_, err := Stage(data, &Selection{Workspace: ws}, "x")
+		_, err := Stage(data, &Selection{Workspace: ws, project: bind(t, ws)}, "x")
 		errContains(t, err, "payload_paths is required")
 		if n := bundles(t, data); len(n) != 0 {
 			t.Fatalf("refusal left %v", n)

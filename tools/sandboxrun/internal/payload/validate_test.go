@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/windows-dev-agent/wda/internal/guard"
 )
 
 func TestValidateRefusals(t *testing.T) {
@@ -41,7 +43,7 @@ func TestValidateRefusals(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			sel, err := Validate(ws, tc.paths)
+			sel, err := Validate(bind(t, ws), tc.paths)
 			errContains(t, err, tc.want)
 			if sel != nil {
 				t.Fatalf("refused selection returned %+v", sel)
@@ -66,7 +68,7 @@ func TestValidateCountsAcrossRoots(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.paths, ","), func(t *testing.T) {
-			sel, err := Validate(ws, tc.paths)
+			sel, err := Validate(bind(t, ws), tc.paths)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -93,7 +95,7 @@ func TestEntryBudget(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	sel, err := Validate(ws, []string{"many"})
+	sel, err := Validate(bind(t, ws), []string{"many"})
 	if err != nil {
 		t.Fatalf("10,000 entries refused: %v", err)
 	}
@@ -103,7 +105,7 @@ func TestEntryBudget(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "one-more"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = Validate(ws, []string{"many"})
+	_, err = Validate(bind(t, ws), []string{"many"})
 	errContains(t, err, "exceeds the Sandbox staging entry budget")
 
 	// Cumulative across roots: the second root tips it over.
@@ -111,7 +113,7 @@ func TestEntryBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	tree(t, ws, map[string]string{"other.txt": "x"})
-	_, err = Validate(ws, []string{"many", "other.txt"})
+	_, err = Validate(bind(t, ws), []string{"many", "other.txt"})
 	errContains(t, err, "exceeds the Sandbox staging entry budget")
 }
 
@@ -133,12 +135,12 @@ func TestByteBudget(t *testing.T) {
 	sparse("over.bin", MaxBytes+1)
 	sparse("half1.bin", MaxBytes/2)
 	sparse("half2.bin", MaxBytes/2+1)
-	if _, err := Validate(ws, []string{"exact.bin"}); err != nil {
+	if _, err := Validate(bind(t, ws), []string{"exact.bin"}); err != nil {
 		t.Fatalf("exactly 1 GiB refused: %v", err)
 	}
-	_, err := Validate(ws, []string{"over.bin"})
+	_, err := Validate(bind(t, ws), []string{"over.bin"})
 	errContains(t, err, "exceeds the Sandbox staging byte budget")
-	_, err = Validate(ws, []string{"half1.bin", "half2.bin"})
+	_, err = Validate(bind(t, ws), []string{"half1.bin", "half2.bin"})
 	errContains(t, err, "exceeds the Sandbox staging byte budget")
 }
 
@@ -147,18 +149,17 @@ func TestByteBudget(t *testing.T) {
 func TestMetadataFailsClosed(t *testing.T) {
 	ws := t.TempDir()
 	tree(t, ws, map[string]string{"a/b/c.txt": "c", "a/b/d.txt": "d"})
+	p := bind(t, ws)
 	for _, victim := range []string{"a", "a/b", "a/b/d.txt"} {
 		t.Run(victim, func(t *testing.T) {
-			bad := filepath.Join(ws, filepath.FromSlash(victim))
-			orig := lstatFn
-			lstatFn = func(p string) (nodeInfo, error) {
-				if p == bad {
-					return nodeInfo{}, &fs.PathError{Op: "lstat", Path: p, Err: fs.ErrPermission}
+			bad := filepath.Join(p.Path, filepath.FromSlash(victim))
+			stat := func(d *guard.Dir, name string) (guard.Info, error) {
+				if filepath.Join(d.Path(), name) == bad {
+					return guard.Info{}, &fs.PathError{Op: "lstat", Path: bad, Err: fs.ErrPermission}
 				}
-				return orig(p)
+				return d.Stat(name)
 			}
-			defer func() { lstatFn = orig }()
-			_, err := Validate(ws, []string{"a/b"})
+			_, err := validate(p, []string{"a/b"}, defaultLimits, stat)
 			errContains(t, err, "payload metadata could not be established for "+victim)
 		})
 	}
@@ -169,19 +170,18 @@ func TestMetadataFailsClosed(t *testing.T) {
 func TestPreOrder(t *testing.T) {
 	ws := t.TempDir()
 	tree(t, ws, map[string]string{"t/x/deep/f.txt": "f", "t/y.txt": "y"})
+	p := bind(t, ws)
 	var seen []string
-	orig := lstatFn
-	lstatFn = func(p string) (nodeInfo, error) {
-		rel, _ := filepath.Rel(ws, p)
+	stat := func(d *guard.Dir, name string) (guard.Info, error) {
+		rel, _ := filepath.Rel(p.Path, filepath.Join(d.Path(), name))
 		seen = append(seen, filepath.ToSlash(rel))
-		n, err := orig(p)
-		if filepath.Base(p) == "x" {
-			n.kind = kindLink // as if x were a junction
+		n, err := d.Stat(name)
+		if name == "x" {
+			n.Kind = guard.KindLink // as if x were a junction
 		}
 		return n, err
 	}
-	defer func() { lstatFn = orig }()
-	_, err := Validate(ws, []string{"t"})
+	_, err := validate(p, []string{"t"}, defaultLimits, stat)
 	errContains(t, err, "payload contains a symbolic link or reparse point: t/x")
 	for _, s := range seen {
 		if strings.HasPrefix(s, "t/x/") {
@@ -205,7 +205,7 @@ func TestValidateNames(t *testing.T) {
 	for _, n := range names {
 		roots = append(roots, strings.SplitN(n, "/", 2)[0])
 	}
-	sel, err := Validate(ws, roots)
+	sel, err := Validate(bind(t, ws), roots)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,15 +216,4 @@ func TestValidateNames(t *testing.T) {
 	if sel.Entries != want {
 		t.Fatalf("entries = %d, want %d for %v", sel.Entries, want, roots)
 	}
-}
-
-func TestValidateWorkspace(t *testing.T) {
-	f := filepath.Join(t.TempDir(), "file")
-	if err := os.WriteFile(f, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_, err := Validate(f, []string{"x"})
-	errContains(t, err, "Not a directory")
-	_, err = Validate(filepath.Join(f, "missing"), []string{"x"})
-	errContains(t, err, "Not a directory")
 }

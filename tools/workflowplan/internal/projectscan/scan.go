@@ -28,7 +28,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/windows-dev-agent/wda/internal/catalog"
-	"github.com/windows-dev-agent/wda/tools/internal/tomlmini"
+	"github.com/windows-dev-agent/wda/tools/internal/tomlread"
 )
 
 // Budgets of one scan.
@@ -256,9 +256,9 @@ func parse(kind string, b []byte) (doc, error) {
 	case catalog.FactJSON:
 		return parseJSON(b)
 	case catalog.FactTOML:
-		m, err := tomlmini.Parse(b)
+		m, err := tomlread.Parse(b)
 		if err != nil {
-			// tomlmini's messages are "line N: <fixed description>", never input text.
+			// tomlread's messages are a fixed description and a position, never input text.
 			return nil, fmt.Errorf("not valid TOML (%v); not used", err)
 		}
 		return tree{m: m}, nil

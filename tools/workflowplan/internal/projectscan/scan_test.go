@@ -85,7 +85,7 @@ func TestScan(t *testing.T) {
 			projectscan.Result{Read: []string{"package.json"}, Skipped: []projectscan.Skipped{{"package.json", "not a valid JSON object (data after it); not used"}}}},
 		{"invalid TOML names the line only", map[string]string{"pyproject.toml": "[tool.ruff]\n" + secret + " = = 1\n"},
 			projectscan.Result{Found: []string{"pyproject.toml"}, Files: []string{"pyproject.toml"}, Read: []string{"pyproject.toml"},
-				Skipped: []projectscan.Skipped{{"pyproject.toml", "not valid TOML (line 2: invalid value); not used"}}}},
+				Skipped: []projectscan.Skipped{{"pyproject.toml", "not valid TOML (syntax error at line 2, column 16); not used"}}}},
 		{"not UTF-8", map[string]string{"package.json": "{\"scripts\": {\"test\": \"\xff\"}}"},
 			projectscan.Result{Read: []string{"package.json"}, Skipped: []projectscan.Skipped{{"package.json", "not valid UTF-8; not used"}}}},
 		{"too large for the budget", map[string]string{"package.json": big},

@@ -32,9 +32,10 @@ func refTokens(text string) []string {
 	for _, run := range runRE.FindAllString(text, -1) {
 		run = strings.ToLower(run)
 		if base, ok := strings.CutSuffix(run, "#"); ok {
-			if base == "c" {
+			switch base {
+			case "c":
 				set["csharp"] = true
-			} else if base == "f" {
+			case "f":
 				set["fsharp"] = true
 			}
 			run = base
