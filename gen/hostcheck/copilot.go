@@ -60,11 +60,11 @@ func (s *copilotSession) install(ctx context.Context, dir string) error {
 
 // prompt runs one non-interactive turn against a loopback model that calls tool with
 // args; allow lists the --allow-tool patterns.
-func (s *copilotSession) prompt(ctx context.Context, tool string, args map[string]any, allow ...string) (*toolCaller, receipt, error) {
+func (s *copilotSession) prompt(ctx context.Context, tool string, args map[string]any, allow ...string) (*toolCaller, error) {
 	caller := newToolCaller("^"+tool+"$", args)
 	model, err := serve(openAIModel(caller))
 	if err != nil {
-		return nil, receipt{}, err
+		return nil, err
 	}
 	defer func() { _ = model.Close() }() // the turn is over; its results are in hand
 	cli := []string{"-p", "use the tool", "--no-auto-update", "--disable-builtin-mcps"}
@@ -74,12 +74,12 @@ func (s *copilotSession) prompt(ctx context.Context, tool string, args map[strin
 	r := s.copilot(ctx, []string{"COPILOT_PROVIDER_BASE_URL=" + model.URL + "/v1", "COPILOT_MODEL=gpt-4.1",
 		"COPILOT_PROVIDER_API_KEY=stand-in"}, cli...)
 	if err := r.err(); err != nil {
-		return caller, r, err
+		return caller, err
 	}
 	if caller.Called() == "" {
-		return caller, r, fmt.Errorf("the client offered no tool named %s; output: %s", tool, tail(r.output()))
+		return caller, fmt.Errorf("the client offered no tool named %s; output: %s", tool, tail(r.output()))
 	}
-	return caller, r, nil
+	return caller, nil
 }
 
 // structured finds the status object wda returned in a tool result as a client
@@ -228,7 +228,7 @@ func (e *Env) agentPluginGroup() Group {
 			return nil
 		}},
 		{Name: "the model is offered the tools and env_inspect runs", Run: func(ctx context.Context) error {
-			c, _, err := s.prompt(ctx, copilotTool("env_inspect"), map[string]any{}, wda.ServerName)
+			c, err := s.prompt(ctx, copilotTool("env_inspect"), map[string]any{}, wda.ServerName)
 			if err != nil {
 				return err
 			}
@@ -243,7 +243,7 @@ func (e *Env) agentPluginGroup() Group {
 			return nil
 		}},
 		{Name: "preToolUse asks before tool_discover (no one to approve under -p)", Independent: true, Run: func(ctx context.Context) error {
-			c, _, err := s.prompt(ctx, copilotTool("tool_discover"), map[string]any{}, wda.ServerName)
+			c, err := s.prompt(ctx, copilotTool("tool_discover"), map[string]any{}, wda.ServerName)
 			if err != nil {
 				return err
 			}
@@ -253,7 +253,7 @@ func (e *Env) agentPluginGroup() Group {
 			return nil
 		}},
 		{Name: "workflow_plan runs for the session directory", Independent: true, Run: func(ctx context.Context) error {
-			c, _, err := s.prompt(ctx, copilotTool("workflow_plan"), map[string]any{"task": "run the go tests", "cwd": s.project}, wda.ServerName)
+			c, err := s.prompt(ctx, copilotTool("workflow_plan"), map[string]any{"task": "run the go tests", "cwd": s.project}, wda.ServerName)
 			if err != nil {
 				return err
 			}
@@ -263,7 +263,7 @@ func (e *Env) agentPluginGroup() Group {
 			return nil
 		}},
 		{Name: "preToolUse denies workflow_plan outside the session directory", Independent: true, Run: func(ctx context.Context) error {
-			c, _, err := s.prompt(ctx, copilotTool("workflow_plan"), map[string]any{"task": "run the go tests", "cwd": e.work}, wda.ServerName)
+			c, err := s.prompt(ctx, copilotTool("workflow_plan"), map[string]any{"task": "run the go tests", "cwd": e.work}, wda.ServerName)
 			if err != nil {
 				return err
 			}
@@ -301,7 +301,7 @@ func (e *Env) copilotLoadsClaude(ctx context.Context) error {
 	if err := s.install(ctx, filepath.Join(e.release, release.ClaudeDir)); err != nil {
 		return err
 	}
-	c, _, err := s.prompt(ctx, copilotTool("workflow_plan"), map[string]any{"task": "run the go tests"}, wda.ServerName)
+	c, err := s.prompt(ctx, copilotTool("workflow_plan"), map[string]any{"task": "run the go tests"}, wda.ServerName)
 	if err != nil {
 		return err
 	}

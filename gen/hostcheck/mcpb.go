@@ -150,7 +150,7 @@ func sameBundle(a, b string) error {
 		if err != nil {
 			return nil, err
 		}
-		defer zr.Close()
+		defer func() { _ = zr.Close() }() // read-only
 		out := map[string][]byte{}
 		for _, f := range zr.File {
 			if strings.HasSuffix(f.Name, "/") {

@@ -84,7 +84,9 @@ func packBundle(entries []file, modified time.Time) ([]byte, error) {
 	for _, e := range entries {
 		h := &zip.FileHeader{Name: e.path, Method: zip.Store, CRC32: crc32.ChecksumIEEE(e.data),
 			CompressedSize64: uint64(len(e.data)), UncompressedSize64: uint64(len(e.data)),
-			ModifiedDate: date, ModifiedTime: clock}
+			// CreateRaw writes the MS-DOS fields as given: only CreateHeader derives them
+			// from Modified, and it would add a data descriptor.
+			ModifiedDate: date, ModifiedTime: clock} //nolint:staticcheck // SA1019: see above
 		mode := fs.FileMode(0o644)
 		if e.exec {
 			mode = 0o755
@@ -105,10 +107,10 @@ func packBundle(entries []file, modified time.Time) ([]byte, error) {
 }
 
 // dosTime is t in the MS-DOS date and time fields of a zip header (two-second
-// resolution, years 1980 to 2107).
+// resolution, years 1980 to 2107, clamped).
 func dosTime(t time.Time) (date, clock uint16) {
-	y := max(t.Year(), 1980)
-	date = uint16((y-1980)<<9 | int(t.Month())<<5 | t.Day())
-	clock = uint16(t.Hour()<<11 | t.Minute()<<5 | t.Second()/2)
+	y := min(max(t.Year(), 1980), 2107)
+	date = uint16((y-1980)<<9 | int(t.Month())<<5 | t.Day())    //nolint:gosec // G115: 7 bits of year, 4 of month, 5 of day
+	clock = uint16(t.Hour()<<11 | t.Minute()<<5 | t.Second()/2) //nolint:gosec // G115: 5 bits of hour, 6 of minute, 5 of seconds/2
 	return date, clock
 }

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -327,6 +328,10 @@ func TestBuildPacksTheBundles(t *testing.T) {
 			entries = append(entries, f.Name)
 			if f.Method != zip.Store || f.Flags&0x8 != 0 {
 				t.Errorf("%s: %s is method %d, flags %#x; want stored, sizes in the local header", name, f.Name, f.Method, f.Flags)
+			}
+			// The source commit's date (newSource commits at 1700000000, an even second).
+			if want := time.Unix(1700000000, 0).UTC(); !f.Modified.Equal(want) || len(f.Extra) != 0 {
+				t.Errorf("%s: %s modified %v with extra %x, want %v and none", name, f.Name, f.Modified, f.Extra, want)
 			}
 			if f.Name == "bin/wda.exe" {
 				rc, err := f.Open()
