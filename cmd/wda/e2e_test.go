@@ -37,7 +37,10 @@ func TestMain(m *testing.M) {
 		if goruntime.GOOS == "windows" {
 			wdaBin += ".exe"
 		}
-		build := exec.Command("go", "build", "-o", wdaBin, ".")
+		// The release flags (docs/release.md), so the tests and the process-level
+		// benchmarks exercise the binary users get: static, no cgo, trimmed paths.
+		build := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w -buildid=", "-o", wdaBin, ".")
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
 		build.Stderr = os.Stderr
 		if err := build.Run(); err != nil {
 			fmt.Fprintln(os.Stderr, "building wda:", err)
