@@ -75,25 +75,34 @@ func (a Absolute) AdvertisedSchema(t tools.Tool, s *schema.Schema) *schema.Schem
 	return &cp
 }
 
-// Bind checks the project argument (string, non-blank, absolute, an existing
-// directory) and opens that directory.
-func (a Absolute) Bind(_ tools.Tool, v any, _ Call) (*tools.Project, error) {
+// Path checks the project argument: a non-blank string, absolute before any
+// resolution. It returns the trimmed path.
+func (a Absolute) Path(v any) (string, error) {
 	var s string
 	switch x := v.(type) {
 	case nil:
-		return nil, &BindError{Msg: a.MsgRequired()}
+		return "", &BindError{Msg: a.MsgRequired()}
 	case string:
 		s = strings.TrimSpace(x)
 	default:
-		return nil, &BindError{Msg: a.MsgNotString()}
+		return "", &BindError{Msg: a.MsgNotString()}
 	}
 	if s == "" {
-		return nil, &BindError{Msg: a.MsgRequired()}
+		return "", &BindError{Msg: a.MsgRequired()}
 	}
 	// filepath.IsAbs is false for Windows' drive-relative C:x and rooted \x, which
 	// would otherwise resolve against the server's own current directory or drive.
 	if !filepath.IsAbs(s) {
-		return nil, &BindError{Msg: a.MsgNotAbsolute()}
+		return "", &BindError{Msg: a.MsgNotAbsolute()}
+	}
+	return s, nil
+}
+
+// Bind checks the project argument (Path) and opens that directory, which must exist.
+func (a Absolute) Bind(_ tools.Tool, v any, _ Call) (*tools.Project, error) {
+	s, err := a.Path(v)
+	if err != nil {
+		return nil, err
 	}
 	root, err := contain.NewRoot(s)
 	if err != nil {

@@ -3,12 +3,7 @@ package codex
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
-	"slices"
-	"strings"
 	"sync"
-
-	"github.com/invopop/jsonschema"
 
 	"github.com/windows-dev-agent/wda/host"
 	"github.com/windows-dev-agent/wda/internal/hookscope"
@@ -28,6 +23,10 @@ const (
 // ProjectArgDescription describes a project argument that tools/list adds when a
 // project-scoped tool's schema lacks it.
 const ProjectArgDescription = "Absolute current Codex project directory; never the plugin cache."
+
+// absolute is the argument checks Codex shares with the other hosts that tell the
+// server no project; its messages are the constants above (a test keeps them equal).
+var absolute = host.Absolute{Project: "Current Codex project directory", Never: "the plugin cache"}
 
 // HooksInactiveNotice is told once per session, as the first text of a project-scoped
 // call's result, when the call arrives without the hand-over of the trusted PreToolUse
@@ -63,25 +62,7 @@ func (*Host) Instructions() string { return Instructions }
 // argument (adding the property when s lacks it). s itself is never modified: it is the
 // schema the validator and every other host share.
 func (*Host) AdvertisedSchema(t tools.Tool, s *schema.Schema) *schema.Schema {
-	arg := t.ProjectArg()
-	if arg == "" || s == nil {
-		return s
-	}
-	cp := *s
-	cp.Properties = jsonschema.NewProperties()
-	if s.Properties != nil {
-		for k, v := range s.Properties.FromOldest() {
-			cp.Properties.Set(k, v)
-		}
-	}
-	if _, ok := cp.Properties.Get(arg); !ok {
-		cp.Properties.Set(arg, &schema.Schema{Type: "string", Description: ProjectArgDescription})
-	}
-	cp.Required = slices.Clone(s.Required)
-	if !slices.Contains(cp.Required, arg) {
-		cp.Required = append(cp.Required, arg)
-	}
-	return &cp
+	return absolute.AdvertisedSchema(t, s)
 }
 
 // Bind checks the project argument (string, non-blank, absolute, an existing directory)
@@ -91,46 +72,24 @@ func (*Host) AdvertisedSchema(t tools.Tool, s *schema.Schema) *schema.Schema {
 // checked is checked again on what the call uses. Without a hand-over the hooks are not
 // running: the directory is opened as named and the session is told once (Notice).
 func (h *Host) Bind(t tools.Tool, v any, c host.Call) (*tools.Project, error) {
-	var s string
-	switch x := v.(type) {
-	case nil:
-		return nil, &host.BindError{Msg: MsgRequired}
-	case string:
-		s = strings.TrimSpace(x)
-	default:
-		return nil, &host.BindError{Msg: MsgNotString}
-	}
-	if s == "" {
-		return nil, &host.BindError{Msg: MsgRequired}
-	}
-	if !filepath.IsAbs(s) {
-		return nil, &host.BindError{Msg: MsgNotAbsolute}
-	}
-	if rec, ok := h.handedOver(c); ok {
-		session := contain.Root{Path: rec.Cwd, Lexical: rec.Cwd}
-		p, err := session.Open(s)
-		var nd *contain.NotDirError
-		switch {
-		case err == nil:
-			return p, nil
-		case errors.As(err, &nd):
-			return nil, &host.BindError{Msg: nd.Error()}
-		}
-		return nil, &host.BindError{Msg: fmt.Sprintf("%s must stay inside the session project directory: %s", t.ProjectArg(), rec.Cwd)}
-	}
-	root, err := contain.NewRoot(s)
+	s, err := absolute.Path(v)
 	if err != nil {
-		return nil, &host.BindError{Msg: err.Error()}
+		return nil, err
 	}
-	p, err := root.Open("")
-	if err != nil {
-		var nd *contain.NotDirError
-		if errors.As(err, &nd) {
-			return nil, &host.BindError{Msg: nd.Error()}
-		}
-		return nil, &host.BindError{Msg: "Not a directory: " + s}
+	rec, ok := h.handedOver(c)
+	if !ok {
+		return absolute.Bind(t, s, c)
 	}
-	return p, nil
+	session := contain.Root{Path: rec.Cwd, Lexical: rec.Cwd}
+	p, err := session.Open(s)
+	var nd *contain.NotDirError
+	switch {
+	case err == nil:
+		return p, nil
+	case errors.As(err, &nd):
+		return nil, &host.BindError{Msg: nd.Error()}
+	}
+	return nil, &host.BindError{Msg: fmt.Sprintf("%s must stay inside the session project directory: %s", t.ProjectArg(), rec.Cwd)}
 }
 
 // handedOver takes the hook's hand-over for c; without one it marks c's session as
