@@ -124,7 +124,7 @@ func renderAgentPlugin(reg *tools.Registry, all []skills.Skill, files map[string
 		"mcp.json":       mcp,
 		CopilotHooksPath: h,
 	} {
-		b, err := marshal(v)
+		b, err := MarshalJSON(v)
 		if err != nil {
 			return err
 		}

@@ -127,7 +127,7 @@ func renderClaude(reg *tools.Registry, _ []skills.Skill, files map[string][]byte
 		".mcp.json":                  mcp,
 		"hooks/hooks.json":           h,
 	} {
-		b, err := marshal(v)
+		b, err := MarshalJSON(v)
 		if err != nil {
 			return err
 		}

@@ -166,7 +166,7 @@ func renderCodex(reg *tools.Registry, _ []skills.Skill, files map[string][]byte)
 		".mcp.codex.json":           server,
 		"hooks/codex-hooks.json":    h,
 	} {
-		b, err := marshal(v)
+		b, err := MarshalJSON(v)
 		if err != nil {
 			return err
 		}

@@ -58,7 +58,7 @@ func renderGemini(reg *tools.Registry, all []skills.Skill, files map[string][]by
 			Timeout: GeminiToolTimeoutMS,
 		}},
 	}
-	b, err := marshal(ext)
+	b, err := MarshalJSON(ext)
 	if err != nil {
 		return err
 	}

@@ -71,9 +71,10 @@ func Render(reg *tools.Registry) (map[string][]byte, error) {
 	return files, nil
 }
 
-// marshal renders JSON with two-space indentation, no HTML escaping and a trailing
-// newline; key order is the struct field order.
-func marshal(v any) ([]byte, error) {
+// MarshalJSON renders JSON the way every generated payload file is written: two-space
+// indentation, no HTML escaping, a trailing newline, keys in struct field order. The
+// release writes its marketplaces and manifests with it too.
+func MarshalJSON(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

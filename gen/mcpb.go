@@ -170,7 +170,7 @@ func renderMCPB(reg *tools.Registry, all []skills.Skill, files map[string][]byte
 		Compatibility:  mcpbCompatibility{Platforms: []string{"win32"}},
 		Meta:           map[string]any{WindowsMetaKey: map[string]any{"static_responses": static}},
 	}
-	b, err := marshal(m)
+	b, err := MarshalJSON(m)
 	if err != nil {
 		return err
 	}

@@ -106,7 +106,7 @@ func renderRegistry(reg *tools.Registry, all []skills.Skill, files map[string][]
 	if len(s.Description) > 100 {
 		return fmt.Errorf("gen: the registry description is %d characters; the schema allows 100", len(s.Description))
 	}
-	b, err := marshal(s)
+	b, err := MarshalJSON(s)
 	if err != nil {
 		return err
 	}

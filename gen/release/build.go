@@ -447,7 +447,7 @@ func payloadFiles(checkout string, m Manifest) ([]file, error) {
 	if err != nil {
 		return nil, err
 	}
-	manifest, err := marshal(m)
+	manifest, err := gen.MarshalJSON(m)
 	if err != nil {
 		return nil, err
 	}
@@ -650,17 +650,4 @@ From a clone of this commit:
     gemini extensions install ./DIR/%[9]s
 `, m.Version, strings.TrimSuffix(m.Repository, ".git"), m.SourceCommit, ClaudeDir, CodexDir,
 		strings.Join(m.Targets, ", "), m.Name, AgentPluginDir, GeminiDir, strings.Join(bundles, " and "), RegistryDir)
-}
-
-// marshal renders JSON with two-space indentation, no HTML escaping and a trailing
-// newline.
-func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }

@@ -3,6 +3,8 @@ package release
 import (
 	"fmt"
 	"regexp"
+
+	"github.com/windows-dev-agent/wda/gen"
 )
 
 // The marketplace files, at the same paths in the distribution (local sources) and on
@@ -84,7 +86,7 @@ type codexEntry struct {
 }
 
 func renderClaudeMarketplace(source any, version string) ([]byte, error) {
-	return marshal(claudeMarketplace{
+	return gen.MarshalJSON(claudeMarketplace{
 		Name:        marketplaceName,
 		Owner:       owner{Name: ownerName, URL: ownerURL},
 		Description: "Windows Dev Agent for Claude Code: ten MCP tools for Windows development, with the host keeping approval.",
@@ -111,7 +113,7 @@ func renderCopilotMarketplace(source any, version string) ([]byte, error) {
 			Description: "Truthful Windows environment discovery, capability routing with reviewed plans, package setup, isolation and ecosystem audits."}}}
 	f.Metadata.Description = "Windows Dev Agent as an Agent Plugins 1.0 package for the GitHub Copilot CLI, VS Code and Cursor."
 	f.Metadata.Version = version
-	return marshal(f)
+	return gen.MarshalJSON(f)
 }
 
 func distClaudeMarketplace(m Manifest) ([]byte, error) {
@@ -125,7 +127,7 @@ func codexMarketplace(src codexSource) ([]byte, error) {
 	e := codexEntry{Name: pluginName, Source: src, Category: "Productivity"}
 	e.Policy.Installation, e.Policy.Authentication = "AVAILABLE", "ON_INSTALL"
 	f.Plugins = []codexEntry{e}
-	return marshal(f)
+	return gen.MarshalJSON(f)
 }
 
 var shaRE = regexp.MustCompile(`^[0-9a-f]{40}$`)
