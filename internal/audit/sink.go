@@ -33,7 +33,7 @@ type Call struct {
 func FromCall(c Call) Record {
 	var result map[string]any
 	if !c.ProtocolError && len(c.Result) > 0 {
-		_ = json.Unmarshal(c.Result, &result) // an undecodable result counts as none
+		result = outcomeFields(c.Result) // an undecodable result counts as none
 	}
 	in := OutcomeInput{Event: EventToolCall, HasExecute: c.PlanFirst, Executing: c.PlanFirst && c.Execute,
 		MayStartProcess: c.MayStartProcess, Result: result}
@@ -59,4 +59,32 @@ func FromCall(c Call) Record {
 		SafetyClass:      c.Class,
 		Host:             c.Host,
 	}
+}
+
+// outcomeKeys are the top-level result members the outcome rules read (outcome.go).
+var outcomeKeys = []string{"status", "execution_started", "lifecycle_error", "timed_out", "succeeded", "returncode", "error"}
+
+// outcomeFields decodes a result object's members that the outcome rules read, and
+// only those: a full decode into maps was a third of a workflow_plan call's server
+// time, for a record that keeps a handful of words. Its answer is what a full decode
+// gives for those keys (TestOutcomeFieldsMatchFullDecode): nil for anything but a
+// valid JSON object, exact key matching, the last of duplicate keys.
+func outcomeFields(b []byte) map[string]any {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil || raw == nil {
+		return nil
+	}
+	out := make(map[string]any, len(outcomeKeys))
+	for _, k := range outcomeKeys {
+		v, ok := raw[k]
+		if !ok {
+			continue
+		}
+		var x any
+		if err := json.Unmarshal(v, &x); err != nil {
+			return nil
+		}
+		out[k] = x
+	}
+	return out
 }
