@@ -24,17 +24,26 @@ import (
 )
 
 type probeIn struct {
-	Flag    bool     `json:"flag,omitempty" jsonschema:"default=false"`
-	Count   int      `json:"count,omitempty" jsonschema:"minimum=1,maximum=600,default=120"`
-	Name    string   `json:"name" jsonschema:"required,minLength=1,maxLength=8"`
-	Mode    string   `json:"mode,omitempty" jsonschema:"enum=a,enum=b,default=a"`
-	Items   []string `json:"items,omitempty" jsonschema:"maxItems=2"`
-	Free    string   `json:"free,omitempty"`
-	ID      string   `json:"id,omitempty" jsonschema:"pattern=^[a-z]+$"`
-	Ratio   float64  `json:"ratio,omitempty" jsonschema:"minimum=0,maximum=1"`
-	Cwd     string   `json:"cwd,omitempty"`
-	Danger  bool     `json:"danger,omitempty"`
-	Execute bool     `json:"execute,omitempty"`
+	Flag    bool       `json:"flag,omitempty" jsonschema:"default=false"`
+	Count   int        `json:"count,omitempty" jsonschema:"minimum=1,maximum=600,default=120"`
+	Name    string     `json:"name" jsonschema:"required,minLength=1,maxLength=8"`
+	Mode    string     `json:"mode,omitempty" jsonschema:"enum=a,enum=b,default=a"`
+	Items   []string   `json:"items,omitempty" jsonschema:"maxItems=2"`
+	Free    string     `json:"free,omitempty"`
+	ID      string     `json:"id,omitempty" jsonschema:"pattern=^[a-z]+$"`
+	Ratio   float64    `json:"ratio,omitempty" jsonschema:"minimum=0,maximum=1"`
+	Cwd     string     `json:"cwd,omitempty"`
+	Danger  bool       `json:"danger,omitempty"`
+	Execute bool       `json:"execute,omitempty"`
+	Tags    []string   `json:"tags,omitempty" jsonschema:"minItems=1"`
+	Unique  []string   `json:"unique,omitempty" jsonschema:"uniqueItems=true"`
+	Opts    *probeOpts `json:"opts,omitempty"`
+}
+
+// probeOpts is a nested object, validated like the top level.
+type probeOpts struct {
+	Key   string `json:"key" jsonschema:"required,minLength=1"`
+	Level int    `json:"level,omitempty" jsonschema:"minimum=1"`
 }
 
 type probeOut struct {
@@ -136,6 +145,11 @@ func TestPipeline(t *testing.T) {
 		{name: "global string bound", args: `{"name":"n","free":"` + strings.Repeat("x", 32769) + `"}`, isError: true, want: invalid("free must be at most 32768 characters")},
 		{name: "declared maxItems", args: `{"name":"n","items":["a","b","c"]}`, isError: true, want: invalid("items must have at most 2 items")},
 		{name: "array item type", args: `{"name":"n","items":["a",1]}`, isError: true, want: invalid("items[1] must be a string")},
+		{name: "declared minItems", args: `{"name":"n","tags":[]}`, isError: true, want: invalid("tags must have at least 1 item")},
+		{name: "nested object: missing required", args: `{"name":"n","opts":{}}`, isError: true, want: invalid("missing required field(s): opts.key")},
+		{name: "nested object: minimum", args: `{"name":"n","opts":{"key":"k","level":0}}`, isError: true, want: invalid("opts.level must be >= 1")},
+		{name: "nested object: unknown member", args: `{"name":"n","opts":{"key":"k","zz":1}}`, isError: true, want: invalid("unknown field(s): opts.zz")},
+		{name: "a keyword only the library enforces (uniqueItems)", args: `{"name":"n","unique":["a","a"]}`, isError: true, want: invalid("tool arguments do not match the input schema: /properties/unique: uniqueItems: array items 1 and 0 are equal")},
 		{name: "enum", args: `{"name":"n","mode":"c"}`, isError: true, want: invalid("mode must be one of [a, b]")},
 		{name: "too many fields", args: string(manyJSON), isError: true, want: invalid("too many tool arguments: 33 (at most 32)")},
 		{name: "null arguments", args: `null`, isError: true, want: invalid("tool arguments must be an object")},

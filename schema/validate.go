@@ -289,10 +289,10 @@ func (v *Validator) check(name string, s *Schema, val any) error {
 			limit = *s.MaxItems
 		}
 		if uint64(len(items)) > limit {
-			return argErr("%s must have at most %d items", name, limit)
+			return argErr("%s must have at most %s", name, itemCount(limit))
 		}
 		if s.MinItems != nil && uint64(len(items)) < *s.MinItems {
-			return argErr("%s must have at least %d items", name, *s.MinItems)
+			return argErr("%s must have at least %s", name, itemCount(*s.MinItems))
 		}
 		if s.Items != nil {
 			for i, it := range items {
@@ -386,4 +386,12 @@ func deepCopy(v any) any {
 		return v
 	}
 	return out
+}
+
+// itemCount is "1 item" or "n items".
+func itemCount(n uint64) string {
+	if n == 1 {
+		return "1 item"
+	}
+	return fmt.Sprintf("%d items", n)
 }
