@@ -151,9 +151,11 @@ func renderCodex(reg *tools.Registry, _ []skills.Skill, files map[string][]byte)
 		Tools:                    tools,
 	}}
 	var h codexHooks
-	h.Description = "Windows Dev Agent hooks for Codex. PreToolUse denies forbidden commands and project-scoped calls outside the session's project; PermissionRequest allows only plan-only calls proven to stay inside it; PostToolUse records derived audit metadata; Stop shows the session's audit summary."
+	h.Description = "Windows Dev Agent hooks for Codex. PreToolUse denies forbidden commands and project-scoped calls outside the session's project, and tells the server the hooks run; PermissionRequest allows only plan-only calls proven to stay inside it; PostToolUse records derived audit metadata; Stop shows the session's audit summary."
 	prefix := "mcp__" + CodexServerName + "__"
-	h.Hooks.PreToolUse = []hookGroup{{Matcher: "^(Bash|" + prefix + "(" + alternation(ProjectScoped(reg)) + "))$",
+	// Every tool of the server: project-scoped calls are checked, and every call's
+	// hand-over tells the server the hooks run (host/codex, Notice).
+	h.Hooks.PreToolUse = []hookGroup{{Matcher: "^(Bash|" + prefix + "(" + alternation(toolNames(reg)) + "))$",
 		Hooks: []hookCommand{codexHook("pre-tool-use")}}}
 	h.Hooks.PermissionRequest = []hookGroup{{Matcher: "^" + prefix + "(" + alternation(permissionRequestTools(reg)) + ")$",
 		Hooks: []hookCommand{codexHook("permission-request")}}}

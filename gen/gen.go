@@ -109,6 +109,15 @@ func AlwaysReadOnly(reg *tools.Registry) []string {
 	return out
 }
 
+// toolNames lists every tool's name, in the registry's order.
+func toolNames(reg *tools.Registry) []string {
+	var out []string
+	for _, t := range reg.Tools() {
+		out = append(out, t.Name())
+	}
+	return out
+}
+
 // ProjectScoped lists tools that take a project directory argument.
 func ProjectScoped(reg *tools.Registry) []string {
 	var out []string

@@ -28,8 +28,8 @@ const ProjectArgDescription = "Absolute current Codex project directory; never t
 // server no project; its messages are the constants above (a test keeps them equal).
 var absolute = host.Absolute{Project: "Current Codex project directory", Never: "the plugin cache"}
 
-// HooksInactiveNotice is told once per session, as the first text of a project-scoped
-// call's result, when the call arrives without the hand-over of the trusted PreToolUse
+// HooksInactiveNotice is told once per session, as the first text of a call's result,
+// when a call of this server arrives without the hand-over of the trusted PreToolUse
 // hook (internal/hookscope): the hook layer is not running.
 const HooksInactiveNotice = "Windows Dev Agent: this plugin's Codex hooks are not running in this session " +
 	"(they are new or changed and not yet trusted, or they are turned off). Without them Codex's own " +
@@ -107,8 +107,12 @@ func (h *Host) handedOver(c host.Call) (hookscope.Record, bool) {
 }
 
 // Notice is HooksInactiveNotice, once per session, after a call of that session came
-// without a hook hand-over.
-func (h *Host) Notice(_ tools.Tool, c host.Call) string {
+// without a hook hand-over. Bind took the hand-over of a project-scoped call; a call of
+// any other tool takes its own here.
+func (h *Host) Notice(t tools.Tool, c host.Call) string {
+	if t.ProjectArg() == "" {
+		h.handedOver(c)
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if !h.inactive[c.Session] || h.told[c.Session] {

@@ -237,7 +237,7 @@ func TestInitialize(t *testing.T) {
 // for a call (internal/hookscope), the server contains the call in it on the directory
 // it opens, so a path swapped for a link after the hook's check is refused; without a
 // hand-over the call binds as named and the session is told once that the hooks are not
-// running.
+// running; a call of a tool without a project argument tells the same.
 func TestHookHandOver(t *testing.T) {
 	base := t.TempDir()
 	real, _ := filepath.EvalSymlinks(base)
@@ -294,5 +294,34 @@ func TestHookHandOver(t *testing.T) {
 	}
 	if _, texts := call("c6", "s2", filepath.Join(proj, "sub")); len(texts) != 2 || texts[0] != codex.HooksInactiveNotice {
 		t.Fatalf("a new session was not told: %q", texts)
+	}
+
+	// A tool without a project argument: its hand-over says the hooks run; without
+	// one, its session is told, once.
+	plain := func(id, session string) []string {
+		t.Helper()
+		res, err := s.CallTool(context.Background(), &mcp.CallToolParams{Name: "plain", Arguments: map[string]any{},
+			Meta: mcp.Meta{"callId": id, "sessionId": session}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var texts []string
+		for _, c := range res.Content {
+			texts = append(texts, c.(*mcp.TextContent).Text)
+		}
+		return texts
+	}
+	handOver("p1", "s3")
+	if texts := plain("p1", "s3"); len(texts) != 1 {
+		t.Fatalf("a handed-over plain call was told the hooks do not run: %q", texts)
+	}
+	if _, ok := hookscope.Take(data, "p1"); ok {
+		t.Fatal("the plain call's hand-over was not taken")
+	}
+	if texts := plain("p2", "s4"); len(texts) != 2 || texts[0] != codex.HooksInactiveNotice {
+		t.Fatalf("a plain call without a hand-over was not told: %q", texts)
+	}
+	if texts := plain("p3", "s4"); len(texts) != 1 {
+		t.Fatalf("the notice was repeated: %q", texts)
 	}
 }

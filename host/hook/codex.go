@@ -42,8 +42,10 @@ func codexPreToolUse(c *call, stdin io.Reader) any {
 	if class == tools.Forbidden {
 		decision = audit.DecisionDeny
 		out = preToolUse(decision, fmt.Sprintf(codexForbiddenReason, why), codexForbiddenContext)
-	} else if sp, ok := c.specs.Find(tool); ok && sp.ProjectArg != "" {
-		if err := projectScopeError(ev["cwd"], sp.ProjectArg, input); err != nil {
+	} else if sp, ok := c.specs.Find(tool); ok {
+		if sp.ProjectArg == "" {
+			c.handOverScope(ev) // nothing to contain: the record tells the server the hooks run
+		} else if err := projectScopeError(ev["cwd"], sp.ProjectArg, input); err != nil {
 			decision = audit.DecisionDeny
 			out = preToolUse(decision, fmt.Sprintf(codexScopeReason, err), codexScopeContext)
 		} else {
@@ -55,11 +57,17 @@ func codexPreToolUse(c *call, stdin io.Reader) any {
 }
 
 // handOverScope records, for the server that will serve this call, the session
-// directory the call was checked against (internal/hookscope): the server contains the
-// call in it again on the directory it opens, so a swap after this check is refused.
-// A failure only costs that second check, and says so.
+// directory the call was checked against (internal/hookscope): the server contains a
+// project-scoped call in it again on the directory it opens, so a swap after this check
+// is refused, and for every call the record is how the server knows the hooks run (no
+// record: it tells the session once that they do not). A failure costs that second
+// check, and says so.
 func (c *call) handOverScope(ev event) {
-	root, err := contain.NewRoot(strings.TrimSpace(ev.str("cwd")))
+	cwd := strings.TrimSpace(ev.str("cwd"))
+	if cwd == "" {
+		return // no session directory to name (projectScopeError refuses that for a scoped call)
+	}
+	root, err := contain.NewRoot(cwd)
 	if err != nil {
 		return // projectScopeError resolved it a moment ago; nothing to hand over now
 	}

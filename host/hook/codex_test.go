@@ -103,11 +103,11 @@ func TestCodexPreToolUse(t *testing.T) {
 				rec["event"] != "PreToolUse" || rec["permission_denied"] != (c.deny != "") || rec["session_id"] != "C1" {
 				t.Errorf("records %v", recs)
 			}
-			// An allowed project-scoped call hands its session directory to the server;
-			// nothing else does.
+			// Every allowed call of this server with a session directory hands it over
+			// (for a project-scoped call, the directory it was checked against); a shell
+			// call, a denied call and another prefix's tool do not.
 			handed, ok := hookscope.Take(data, "U")
-			_, scoped := projectArgs[strings.TrimPrefix(c.tool, cx)]
-			if wantHand := c.deny == "" && scoped && strings.HasPrefix(c.tool, cx); ok != wantHand {
+			if wantHand := c.deny == "" && strings.HasPrefix(c.tool, cx) && c.cwd != nil; ok != wantHand {
 				t.Errorf("hand-over present %v, want %v", ok, wantHand)
 			} else if ok && (handed.Cwd != p.root || handed.Session != "C1") {
 				t.Errorf("hand-over %+v, want the session's resolved cwd %s", handed, p.root)
