@@ -161,7 +161,7 @@ func geminiPolicy(reg *tools.Registry) ([]byte, error) {
 	b.WriteString("# approval-required call and denies a forbidden one, as the Claude Code hooks do.\n")
 	b.WriteString("# Tighten only: Gemini ignores allow rules (and yolo-mode rules) from extensions, and\n")
 	b.WriteString("# these outrank its --yolo allow-all. The server blocks forbidden calls regardless.\n")
-	for _, r := range geminiRules(reg, cat) {
+	for _, r := range append(geminiRules(reg, cat), geminiShellRules()...) {
 		if strings.Contains(r.argsPattern, "'") {
 			return nil, fmt.Errorf("gen: the policy pattern %q cannot be a TOML literal string", r.argsPattern)
 		}
@@ -169,7 +169,11 @@ func geminiPolicy(reg *tools.Registry) ([]byte, error) {
 		if r.decision == "deny" {
 			priority = geminiDenyPriority
 		}
-		fmt.Fprintf(&b, "\n[[rule]]\nmcpName = %s\ntoolName = %s\n", strconv.Quote(wda.ServerName), strconv.Quote(r.tool))
+		if r.tool == GeminiShellTool { // Gemini's own tool, not this extension's server
+			fmt.Fprintf(&b, "\n[[rule]]\ntoolName = %s\n", strconv.Quote(r.tool))
+		} else {
+			fmt.Fprintf(&b, "\n[[rule]]\nmcpName = %s\ntoolName = %s\n", strconv.Quote(wda.ServerName), strconv.Quote(r.tool))
+		}
 		if r.argsPattern != "" {
 			fmt.Fprintf(&b, "argsPattern = '%s'\n", r.argsPattern)
 		}

@@ -32,6 +32,9 @@ type Config struct {
 	Cache, WinCache string
 	// SkipWine leaves out everything that runs under Wine.
 	SkipWine bool
+	// Only, when not empty, keeps the client groups whose name contains it (the
+	// install and release groups, which the others need, always run).
+	Only string
 	// Out receives the PASS/FAIL lines and the summary.
 	Out io.Writer
 	// Runner starts every process (nil is proc.Exec{}).

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/windows-dev-agent/wda"
+	"github.com/windows-dev-agent/wda/gen"
 	"github.com/windows-dev-agent/wda/gen/release"
 	"github.com/windows-dev-agent/wda/tools"
 )
@@ -30,7 +32,12 @@ func (s *geminiSession) gemini(ctx context.Context, extra []string, args ...stri
 // prompt runs one headless turn under --yolo against a loopback model that calls the
 // tool with args. Under --yolo only the extension's policy can still stop a call.
 func (s *geminiSession) prompt(ctx context.Context, tool string, args map[string]any) (*toolCaller, receipt, error) {
-	caller := newToolCaller("^mcp_"+wda.ServerName+"_"+tool+"$", args)
+	return s.promptTool(ctx, "mcp_"+wda.ServerName+"_"+tool, args)
+}
+
+// promptTool is prompt for a tool by its full name (Gemini's own tools have no prefix).
+func (s *geminiSession) promptTool(ctx context.Context, tool string, args map[string]any) (*toolCaller, receipt, error) {
+	caller := newToolCaller("^"+regexp.QuoteMeta(tool)+"$", args)
 	model, err := serve(geminiModel(caller))
 	if err != nil {
 		return nil, receipt{}, err
@@ -179,6 +186,27 @@ func (e *Env) geminiGroup() Group {
 		}},
 		{Name: "policy: mcp_audit of an explicit config path asks", Independent: true, Run: func(ctx context.Context) error {
 			return gated(ctx, "mcp_audit", map[string]any{"config_path": "x.json"})
+		}},
+		{Name: "policy: the shell tool's format C: is denied, even under --yolo", Independent: true, Run: func(ctx context.Context) error {
+			c, r, err := s.promptTool(ctx, gen.GeminiShellTool, map[string]any{"command": "format C: /q", "description": "d"})
+			if err != nil {
+				return err
+			}
+			out := c.Result() + " " + r.output()
+			if !strings.Contains(strings.ToLower(out), "denied by policy") {
+				return fmt.Errorf("format C: was not denied by the policy: %s", tail(out))
+			}
+			return nil
+		}},
+		{Name: "policy: the shell tool's echo runs under --yolo", Independent: true, Run: func(ctx context.Context) error {
+			c, r, err := s.promptTool(ctx, gen.GeminiShellTool, map[string]any{"command": "echo wda-shell-ok", "description": "d"})
+			if err != nil {
+				return err
+			}
+			if !strings.Contains(c.Result(), "wda-shell-ok") {
+				return fmt.Errorf("echo did not run: %s", tail(c.Result()+" "+r.output()))
+			}
+			return nil
 		}},
 	}}
 }

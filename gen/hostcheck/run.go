@@ -3,6 +3,7 @@ package hostcheck
 import (
 	"context"
 	"fmt"
+	"strings"
 )
 
 // Check is one proof. When a Check of a Group fails, the checks after it in the group
@@ -65,10 +66,16 @@ func (e *Env) RunGroups(ctx context.Context, groups []Group) []Result {
 // CLI extension; and the Windows builds of Claude Code and Codex under Wine. Each
 // group after the first two installs what the release group settled on.
 func (e *Env) Groups() []Group {
-	groups := []Group{e.installGroup(), e.releaseGroup(), e.claudeGroup(), e.codexGroup(), e.inspectorGroup(),
+	clients := []Group{e.claudeGroup(), e.codexGroup(), e.inspectorGroup(),
 		e.agentPluginGroup(), e.mcpbGroup(), e.registryGroup(), e.geminiGroup()}
 	if !e.cfg.SkipWine {
-		groups = append(groups, e.wineGroup())
+		clients = append(clients, e.wineGroup())
+	}
+	groups := []Group{e.installGroup(), e.releaseGroup()}
+	for _, g := range clients {
+		if e.cfg.Only == "" || strings.Contains(g.Name, e.cfg.Only) {
+			groups = append(groups, g)
+		}
 	}
 	return groups
 }

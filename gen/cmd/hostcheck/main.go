@@ -30,13 +30,14 @@ func main() {
 	cache := flag.String("cache", "", "client cache (default: WDA_HOST_CHECK_CACHE or ~/.cache/wda-host-check)")
 	winCache := flag.String("win-cache", "", "Windows clients and Wine prefix (default: WDA_WIN_HOSTS_CACHE or ~/.cache/wda-win-hosts)")
 	skipWine := flag.Bool("skip-wine", false, "leave out everything that runs under Wine")
+	only := flag.String("only", "", "run only the client groups whose name contains this (e.g. gemini)")
 	flag.Parse()
 	if flag.NArg() != 0 {
 		flag.Usage()
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := run(ctx, hostcheck.Config{Release: *rel, Cache: *cache, WinCache: *winCache, SkipWine: *skipWine, Out: os.Stdout})
+	code := run(ctx, hostcheck.Config{Release: *rel, Cache: *cache, WinCache: *winCache, SkipWine: *skipWine, Only: *only, Out: os.Stdout})
 	stop()
 	os.Exit(code)
 }
