@@ -29,14 +29,18 @@ func geminiShellRules() []geminiRule {
 	in := `\x00"command":"[^\x00]*`
 	verb := words(shellVerbs...)
 	sys := fold(`c:\\windows\\system32`)
+	// No group carries a quantifier: Gemini refuses such a pattern as a possible ReDoS
+	// (isSafeRegExp in its policy loader), so optional parts are empty alternatives.
+	format := `\b` + fold("format") + `(?:|\.` + fold("com") + `|\.` + fold("exe") + `|\.` + fold("bat") + `)`
 	patterns := []string{
 		in + words("diskpart"),
 		in + words("bcdedit"),
 		in + words("format-volume", "clear-disk", "remove-partition"),
-		// format[.com|.exe|.bat], its switches, then a drive.
-		in + `\b` + fold("format") + `(?:\.(?:` + fold("com") + `|` + fold("exe") + `|` + fold("bat") + `))?(?:\s+[/-][^\s\x00]*)*\s+[a-zA-Z]:`,
+		// format[.com|.exe|.bat] and a drive, or its switches and then a drive.
+		in + format + `\s+[a-zA-Z]:`,
+		in + format + `\s+[/-][^\x00]*\s[a-zA-Z]:`,
 		// cipher with a /w switch.
-		in + `\b` + fold("cipher") + `(?:\.` + fold("exe") + `)?\b[^\x00]*\s[/-][wW](?:[:\s"]|\\)`,
+		in + `\b` + fold("cipher") + `(?:|\.` + fold("exe") + `)\b[^\x00]*\s[/-][wW](?:[:\s"]|\\)`,
 		// A removal, move or clear and a protected hive, in either order.
 		in + verb + `[^\x00]*` + words(registryHives...),
 		in + words(registryHives...) + `[^\x00]*` + verb,

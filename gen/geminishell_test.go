@@ -3,11 +3,13 @@ package gen
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/windows-dev-agent/wda/host/classify"
+	"github.com/windows-dev-agent/wda/internal/catalog"
 	"github.com/windows-dev-agent/wda/tools"
 )
 
@@ -75,6 +77,26 @@ func TestGeminiShellRules(t *testing.T) {
 	for _, c := range allowed {
 		if geminiShellDenies(t, c) {
 			t.Errorf("denied: %s (the classifier says %s)", c, classify.Shell(c))
+		}
+	}
+}
+
+// geminiUnsafe is Gemini CLI's refusal of a policy pattern as a possible ReDoS
+// (isSafeRegExp, packages/core/src/policy/utils.ts, 0.61.0): longer than 2,048
+// characters, or a group holding a quantifier that is itself quantified. A refused
+// pattern drops its rule.
+var geminiUnsafe = regexp.MustCompile(`\([^)]*[*+?{].*\)[*+?{]`)
+
+// TestGeminiPatternsLoad: Gemini loads every pattern of the policy.
+func TestGeminiPatternsLoad(t *testing.T) {
+	t.Parallel()
+	cat, err := catalog.Shipped()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range append(geminiRules(tools.Default(), cat), geminiShellRules()...) {
+		if len(r.argsPattern) > 2048 || geminiUnsafe.MatchString(r.argsPattern) {
+			t.Errorf("%s: Gemini refuses the pattern %s", r.tool, r.argsPattern)
 		}
 	}
 }
