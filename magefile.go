@@ -24,23 +24,46 @@ func Generate() error { return sh.RunV("go", "generate", "./...") }
 // Test runs the README's test command.
 func Test() error { return sh.RunV("go", "test", "-race", "./...") }
 
-// Build builds bin/wda for this machine.
-func Build() error {
-	return sh.RunV("go", "build", "-o", filepath.Join("bin", "wda"+exeSuffix()), "./cmd/wda")
+// releaseFlags are the release's build flags (docs/release.md): what every build of a
+// shipped binary uses, so what is tested and measured is what users get.
+var releaseFlags = []string{"-trimpath", "-ldflags=-s -w -buildid="}
+
+// releaseEnv is the release's environment for GOOS/GOARCH ("" keeps this machine's).
+func releaseEnv(goos, goarch string) map[string]string {
+	env := map[string]string{"CGO_ENABLED": "0"}
+	if goos != "" {
+		env["GOOS"], env["GOARCH"] = goos, goarch
+	}
+	return env
 }
 
-// Cross builds wda for every supported target and vets each.
-func Cross() error {
-	for _, t := range [][2]string{{"windows", "amd64"}, {"windows", "arm64"}, {"linux", "amd64"}, {"darwin", "arm64"}} {
-		env := map[string]string{"GOOS": t[0], "GOARCH": t[1]}
-		out := filepath.Join("bin", fmt.Sprintf("wda-%s-%s", t[0], t[1]))
-		if t[0] == "windows" {
-			out += ".exe"
-		}
-		if err := sh.RunWithV(env, "go", "build", "-o", out, "./cmd/wda"); err != nil {
+// Build builds bin/wda and bin/wda-hook for this machine with the release flags.
+func Build() error {
+	for _, cmd := range []string{"wda", "wda-hook"} {
+		args := append(append([]string{"build"}, releaseFlags...), "-o", filepath.Join("bin", cmd+exeSuffix()), "./cmd/"+cmd)
+		if err := sh.RunWithV(releaseEnv("", ""), "go", args...); err != nil {
 			return err
 		}
-		if err := sh.RunWithV(env, "go", "vet", "./..."); err != nil {
+	}
+	return nil
+}
+
+// Cross builds wda and wda-hook for every release target with the release flags and
+// vets each operating system's code.
+func Cross() error {
+	targets := [][2]string{{"windows", "amd64"}, {"windows", "arm64"}, {"linux", "amd64"}, {"linux", "arm64"}, {"darwin", "amd64"}, {"darwin", "arm64"}}
+	for _, t := range targets {
+		for _, cmd := range []string{"wda", "wda-hook"} {
+			out := filepath.Join("bin", fmt.Sprintf("%s-%s-%s", cmd, t[0], t[1]))
+			if t[0] == "windows" {
+				out += ".exe"
+			}
+			args := append(append([]string{"build"}, releaseFlags...), "-o", out, "./cmd/"+cmd)
+			if err := sh.RunWithV(releaseEnv(t[0], t[1]), "go", args...); err != nil {
+				return err
+			}
+		}
+		if err := sh.RunWithV(map[string]string{"GOOS": t[0], "GOARCH": t[1]}, "go", "vet", "./..."); err != nil {
 			return err
 		}
 	}
