@@ -1,7 +1,7 @@
 // Package schema owns the one JSON Schema configuration used for every tool input and
 // output, the rendering of those schemas as the bytes tools/list sends, and the strict
 // argument validator every tools/call passes before a handler runs
-// (docs/architecture.md, "Validation").
+// (docs/architecture.md, "The call pipeline", step 2).
 //
 // It must never import the MCP core, a host or any tool: schemas are a pure function of
 // Go types and the declared status vocabulary.
