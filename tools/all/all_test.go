@@ -1,6 +1,7 @@
 package all_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -62,6 +63,11 @@ func TestToolSnapshots(t *testing.T) {
 			json.Unmarshal(got, &g)
 			if diff := cmp.Diff(w, g); diff != "" {
 				t.Fatalf("%s changed (-snapshot +now); rerun with -update if intended:\n%s", path, diff)
+			}
+			// Byte for byte too: key order and number spelling are what a client's
+			// cache and a schema hash see.
+			if !bytes.Equal(want, got) {
+				t.Fatalf("%s: same content, different bytes (key order or formatting); rerun with -update if intended", path)
 			}
 		})
 	}
