@@ -15,6 +15,7 @@ import (
 )
 
 func TestClassify(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args tools.Args
 		want tools.Class
@@ -85,6 +86,7 @@ func call(t *testing.T, w world, args tools.Args) map[string]any {
 }
 
 func TestPlanShippedCapability(t *testing.T) {
+	t.Parallel()
 	dir, path := toolDir(t, "pytest", "#!/bin/sh\n")
 	m := call(t, env(t, dir, ""), tools.Args{"capability": "test-python", "extra_args": []any{}, "execute": false, "timeout_seconds": json.Number("120")})
 	real, _ := filepath.EvalSymlinks(path)
@@ -108,6 +110,7 @@ func TestPlanShippedCapability(t *testing.T) {
 }
 
 func TestRefusals(t *testing.T) {
+	t.Parallel()
 	dir, _ := toolDir(t, "pytest", "#!/bin/sh\n")
 	e := env(t, dir, "")
 	tests := []struct {
@@ -126,6 +129,7 @@ func TestRefusals(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			m := call(t, e, tt.args)
 			if m["status"] != tt.status || !strings.Contains(m["error"].(string), tt.errSub) || m["execution_started"] != false {
 				t.Fatalf("got %v", m)
@@ -145,6 +149,7 @@ func TestRefusals(t *testing.T) {
 // with, so a replacement catalog's forbidden capability is blocked by the pipeline
 // before the handler, and its approval-required one is classified as such.
 func TestReplacementCatalogClass(t *testing.T) {
+	t.Parallel()
 	dir, _ := toolDir(t, "nuker", "#!/bin/sh\n")
 	cat := "nuke: {description: d, safety: forbidden, tools: [{name: nuker, argv: [nuker]}]}\n" +
 		"look: {description: d, safety: approval-required, tools: [{name: nuker, argv: [nuker]}]}"
@@ -168,6 +173,7 @@ func TestReplacementCatalogClass(t *testing.T) {
 // TestCatalogErrorIsConfigurationError: a catalog that cannot be loaded is a domain
 // outcome naming the problem, as in workflow_plan.
 func TestCatalogErrorIsConfigurationError(t *testing.T) {
+	t.Parallel()
 	m := call(t, env(t, "", "broken: {description: d, tools: []}"), tools.Args{"capability": "broken"})
 	if m["status"] != "configuration_error" || !strings.Contains(m["error"].(string), "capability catalog could not be loaded") ||
 		!strings.Contains(m["error"].(string), `capability "broken"`) {

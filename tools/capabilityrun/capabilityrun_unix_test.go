@@ -15,6 +15,7 @@ import (
 // TestPlanThenExecute runs the shipped test-go capability's shape end to end through
 // the tool: plan, echo, run in the resolved cwd; then a changed executable is stale.
 func TestPlanThenExecute(t *testing.T) {
+	t.Parallel()
 	dir, path := toolDir(t, "go", "#!/bin/sh\necho \"args: $*\"\npwd\n")
 	e := env(t, dir, "")
 	project, _ := filepath.EvalSymlinks(e.ProjectDir)

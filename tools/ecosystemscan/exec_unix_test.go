@@ -17,6 +17,7 @@ import (
 // TestRealFakeExecutables runs the real resolver and runner against `code` and
 // `winget` shell scripts found through a PATH that exists only in the per-call env.
 func TestRealFakeExecutables(t *testing.T) {
+	t.Parallel()
 	root := testkit.TempDir(t)
 	bin := testkit.TempDir(t)
 	home := testkit.TempDir(t)

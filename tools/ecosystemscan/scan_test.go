@@ -90,6 +90,7 @@ func envFor(project, host string, vars map[string]string) *tools.Env {
 }
 
 func TestClassify(t *testing.T) {
+	t.Parallel()
 	for args, want := range map[string]tools.Class{
 		`{}`: tools.ReadOnly, `{"include_host":false}`: tools.ReadOnly, `{"include_host":true}`: tools.ApprovalRequired,
 		`{"include_packages":true}`: tools.ReadOnly, `{"include_host":"true"}`: tools.ReadOnly,
@@ -103,6 +104,7 @@ func TestClassify(t *testing.T) {
 }
 
 func TestProjectOnlyScan(t *testing.T) {
+	t.Parallel()
 	root := testkit.TempDir(t)
 	home := testkit.TempDir(t)
 	outside := testkit.TempDir(t)
@@ -148,6 +150,7 @@ func TestProjectOnlyScan(t *testing.T) {
 }
 
 func TestUnreadableProjectPartsAreWarnings(t *testing.T) {
+	t.Parallel()
 	root := testkit.TempDir(t)
 	testkit.WriteFile(t, filepath.Join(root, ".vscode", "extensions.json"), `{"recommendations": [`)
 	testkit.WriteFile(t, filepath.Join(root, ".mcp.json"), `[]`)
@@ -162,6 +165,7 @@ func TestUnreadableProjectPartsAreWarnings(t *testing.T) {
 }
 
 func TestInvalidInput(t *testing.T) {
+	t.Parallel()
 	root := testkit.TempDir(t)
 	out, m := run(t, envFor(root, "claude", nil), In{IncludePackages: true}, forbidden(t))
 	want := map[string]any{"status": "invalid_input", "error": "include_packages requires include_host=true", "execution_started": false}
@@ -177,6 +181,7 @@ func TestInvalidInput(t *testing.T) {
 }
 
 func TestHostScan(t *testing.T) {
+	t.Parallel()
 	root := testkit.TempDir(t)
 	home := testkit.TempDir(t)
 	testkit.WriteFile(t, filepath.Join(home, ".claude", "plugins", "zeta", "plugin.json"), "{}")
@@ -234,6 +239,7 @@ func TestHostScan(t *testing.T) {
 }
 
 func TestHostEvidenceIntegrity(t *testing.T) {
+	t.Parallel()
 	truncated := ok("a.b\nc.d\n")
 	truncated.StdoutTruncated = true
 	unsettled := ok("a.b\n")
@@ -265,6 +271,7 @@ func TestHostEvidenceIntegrity(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			rec := &recorder{paths: map[string]string{}, receipts: map[string]proc.Receipt{}}
 			if tt.code != nil {
 				rec.paths["code"], rec.receipts["code"] = "/bin/code", *tt.code
@@ -290,6 +297,7 @@ func TestHostEvidenceIntegrity(t *testing.T) {
 func ptr[T any](v T) *T { return &v }
 
 func TestCodexPlugins(t *testing.T) {
+	t.Parallel()
 	root := testkit.TempDir(t)
 	home := testkit.TempDir(t)
 	codexHome := filepath.Join(home, "cx")
@@ -336,6 +344,7 @@ func TestCodexPlugins(t *testing.T) {
 // ever appears (issue 15, item 1; before the reads went through the held directory,
 // 146 of 200 calls read outside).
 func TestSwapRaceNeverReadsOutside(t *testing.T) {
+	t.Parallel()
 	base := testkit.TempDir(t)
 	root, outside := filepath.Join(base, "project"), filepath.Join(base, "outside")
 	sub := filepath.Join(root, "sub")

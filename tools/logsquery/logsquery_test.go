@@ -71,6 +71,7 @@ func useIDs(o Out) []string {
 }
 
 func TestQueryFilters(t *testing.T) {
+	t.Parallel()
 	dir := history(t)
 	tests := []struct {
 		filter  string
@@ -91,6 +92,7 @@ func TestQueryFilters(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.filter+"/"+itoa(tt.lastN), func(t *testing.T) {
+			t.Parallel()
 			got, err := Query(dir, tt.lastN, tt.filter)
 			if err != nil {
 				t.Fatal(err)
@@ -108,6 +110,7 @@ func TestQueryFilters(t *testing.T) {
 func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
 
 func TestQueryRejectsBadArguments(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	tests := []struct {
 		lastN   int
@@ -129,6 +132,7 @@ func TestQueryRejectsBadArguments(t *testing.T) {
 // TestOutputShape pins the JSON: events (an empty list when nothing matched), matched,
 // scope and status; never data_dir or the data dir's path.
 func TestOutputShape(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "never-created")
 	out, err := Query(dir, 0, "")
 	if err != nil {
@@ -158,6 +162,7 @@ func must(o Out, err error) Out {
 // TestEventsAreMetadataOnly: a legacy record that stored arguments or a response, or
 // put a wrong type in a metadata key, comes back with only well-typed metadata keys.
 func TestEventsAreMetadataOnly(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeLines(t, dir, audit.LogName, m{
 		"schema_version": 1, "ts": "2026-01-01T00:00:00.000000Z", "event": "PostToolUse", "success": true,
@@ -179,6 +184,7 @@ func TestEventsAreMetadataOnly(t *testing.T) {
 }
 
 func TestOutputSchema(t *testing.T) {
+	t.Parallel()
 	s := schema.Out(New(DefaultDeps())) // panics on a bare `true` sub-schema
 	b, _ := json.Marshal(s)
 	var doc struct {
@@ -208,6 +214,7 @@ func TestOutputSchema(t *testing.T) {
 }
 
 func TestWriteText(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	out := Out{Status: tools.Status{Status: "ok"}, Matched: 3, Scope: Scope, Events: []Event{
 		{"ts": "2026-01-01T00:00:00.000000Z", "tool_name": "package_install", "event": "PreToolUse",
@@ -226,6 +233,7 @@ func TestWriteText(t *testing.T) {
 // TestOverMCP serves logs_query with the audit sink: the strict schema rejects bad
 // arguments, and a second call sees the first call's own audit record.
 func TestOverMCP(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	reg := tools.New()

@@ -27,6 +27,7 @@ func envFor(project, host string, vars map[string]string) *tools.Env {
 }
 
 func TestClassify(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args tools.Args
 		want tools.Class
@@ -46,6 +47,7 @@ func TestClassify(t *testing.T) {
 }
 
 func TestProjectScopeDefault(t *testing.T) {
+	t.Parallel()
 	root := testkit.TempDir(t)
 	home := testkit.TempDir(t)
 	testkit.WriteFile(t, filepath.Join(root, ".mcp.json"), `{"mcpServers":{"a":{"command":"x"},"b":{"url":"u"}}}`)
@@ -65,6 +67,7 @@ func TestProjectScopeDefault(t *testing.T) {
 }
 
 func TestHostAndDuplicates(t *testing.T) {
+	t.Parallel()
 	root := testkit.TempDir(t)
 	home := testkit.TempDir(t)
 	appdata := filepath.Join(home, "AppData", "Roaming")
@@ -101,6 +104,7 @@ func TestHostAndDuplicates(t *testing.T) {
 }
 
 func TestReparseProjectConfig(t *testing.T) {
+	t.Parallel()
 	root := testkit.TempDir(t)
 	outside := testkit.TempDir(t)
 	testkit.WriteFile(t, filepath.Join(outside, "cfg.json"), `{"mcpServers":{"evil":{"command":"x"}}}`)
@@ -127,6 +131,7 @@ func TestReparseProjectConfig(t *testing.T) {
 }
 
 func TestConfigPathOutsideProject(t *testing.T) {
+	t.Parallel()
 	root := testkit.TempDir(t)
 	other := testkit.TempDir(t)
 	testkit.WriteFile(t, filepath.Join(other, "real.json"), `{"mcpServers":{"x":{"command":"c"}}}`)
@@ -145,6 +150,7 @@ func TestConfigPathOutsideProject(t *testing.T) {
 }
 
 func TestInvalidCwd(t *testing.T) {
+	t.Parallel()
 	root := testkit.TempDir(t)
 	testkit.WriteFile(t, filepath.Join(root, "file"), "x")
 	got, raw := call(t, envFor(root, "claude", nil), map[string]any{"cwd": filepath.Join(root, "file")})
@@ -157,6 +163,7 @@ func TestInvalidCwd(t *testing.T) {
 // TestNoSecretsInResult plants distinctive secrets in every command, URL, argument and
 // env value of project, host, Codex and explicit configs, and greps the whole result.
 func TestNoSecretsInResult(t *testing.T) {
+	t.Parallel()
 	root := testkit.TempDir(t)
 	home := testkit.TempDir(t)
 	codex := filepath.Join(home, ".codex")
@@ -193,6 +200,7 @@ func TestNoSecretsInResult(t *testing.T) {
 // (issue 15, item 1; before the reads went through the held directory, 49 of 200
 // calls read outside).
 func TestSwapRaceNeverReadsOutside(t *testing.T) {
+	t.Parallel()
 	base := testkit.TempDir(t)
 	root, outside := filepath.Join(base, "project"), filepath.Join(base, "outside")
 	sub := filepath.Join(root, "sub")

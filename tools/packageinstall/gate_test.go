@@ -18,6 +18,7 @@ import (
 // 257-character id before the handler (an invalid_input result with isError), and the
 // structured result of a plan echoes back into a successful execute.
 func TestThroughGate(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.fake("winget", pmtest.Config{RequireInvalidated: true})
 	reg := tools.New()

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -47,8 +48,23 @@ func (w *world) fake(name string, c pmtest.Config) string {
 	c.Report = w.Report
 	c.DataDir = w.Env.DataDir
 	c.GenerationWas = oldToken
-	return w.Install(name, c)
+	return noForks(func() string { return w.Install(name, c) })
 }
+
+// noForks runs write, which writes an executable, while no process can be started in
+// this test binary. The tests run in parallel and each installs fakes and runs them:
+// a child forked by another test while the fake's file is open for writing holds that
+// descriptor until its own exec, and until then the fake cannot be started ("text file
+// busy", golang.org/issue/22315). Every fork takes syscall.ForkLock for writing, so
+// holding it for reading keeps forks out for the duration of the write.
+func noForks[T any](write func() T) T {
+	syscall.ForkLock.RLock()
+	defer syscall.ForkLock.RUnlock()
+	return write()
+}
+
+// touch is pmtest.Touch under noForks.
+func touch(exe string) error { return noForks(func() error { return pmtest.Touch(exe) }) }
 
 // cacheIntact reports that nothing invalidated the cache.
 func (w *world) cacheIntact() bool {
@@ -73,6 +89,7 @@ func echo(p *Plan) tools.Identity {
 }
 
 func TestPlan(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		source, exe string
 		tail        []string
@@ -83,6 +100,7 @@ func TestPlan(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.exe, func(t *testing.T) {
+			t.Parallel()
 			w := newWorld(t)
 			exe := w.fake(tt.exe, pmtest.Config{})
 			id, err := proc.Fingerprint(exe)
@@ -112,6 +130,7 @@ func TestPlan(t *testing.T) {
 }
 
 func TestPlanNotInstalled(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	out := w.call(DefaultDeps(), In{PackageID: "Git.Git"})
 	if out.Status.Status != "planned" || out.Executable != nil || out.ExecutableResolved || out.ExecutableIdentitySHA256 != nil ||
@@ -125,6 +144,7 @@ func TestPlanNotInstalled(t *testing.T) {
 }
 
 func TestIdentityUnavailable(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.fake("winget", pmtest.Config{})
 	d := DefaultDeps()
@@ -141,6 +161,7 @@ func TestIdentityUnavailable(t *testing.T) {
 }
 
 func TestInvalidIDs(t *testing.T) {
+	t.Parallel()
 	ids := []string{"--force", "a b", "x;rm", "-v", "", strings.Repeat("a", 257), ".hidden", "a/b", `a\b`, "é", "a\x00b", "a|b", "$(x)", "a\nb"}
 	for _, id := range ids {
 		for _, execute := range []bool{false, true} {
@@ -165,8 +186,10 @@ func TestInvalidIDs(t *testing.T) {
 }
 
 func TestExecuteCompleted(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ source, exe string }{{"winget", "winget"}, {"chocolatey", "choco"}, {"scoop", "scoop"}} {
 		t.Run(tt.exe, func(t *testing.T) {
+			t.Parallel()
 			w := newWorld(t)
 			w.fake(tt.exe, pmtest.Config{RequireInvalidated: true, Fixture: ""})
 			p := w.call(DefaultDeps(), In{PackageID: "Contoso.App", Source: tt.source})
@@ -200,6 +223,7 @@ func TestExecuteCompleted(t *testing.T) {
 }
 
 func TestExecuteFailedStillInvalidates(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.fake("winget", pmtest.Config{RequireInvalidated: true, Exit: 3})
 	p := w.call(DefaultDeps(), In{PackageID: "Contoso.App"})
@@ -211,6 +235,7 @@ func TestExecuteFailedStillInvalidates(t *testing.T) {
 }
 
 func TestEchoRefusals(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		edit   func(*tools.Identity, string)
@@ -227,6 +252,7 @@ func TestEchoRefusals(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			w := newWorld(t)
 			w.fake("winget", pmtest.Config{})
 			other := w.fake("choco", pmtest.Config{})
@@ -245,10 +271,11 @@ func TestEchoRefusals(t *testing.T) {
 }
 
 func TestIdentityChangedBetweenPlanAndExecute(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	exe := w.fake("winget", pmtest.Config{})
 	p := w.call(DefaultDeps(), In{PackageID: "Contoso.App"})
-	if err := pmtest.Touch(exe); err != nil {
+	if err := touch(exe); err != nil {
 		t.Fatal(err)
 	}
 	for _, in := range []In{{PackageID: "Contoso.App", Execute: true, Identity: echo(p.Plan)}, *p.ExecuteArguments} {
@@ -263,6 +290,7 @@ func TestIdentityChangedBetweenPlanAndExecute(t *testing.T) {
 }
 
 func TestIdentityChangedAtSpawn(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	exe := w.fake("winget", pmtest.Config{})
 	p := w.call(DefaultDeps(), In{PackageID: "Contoso.App"})
@@ -270,7 +298,7 @@ func TestIdentityChangedAtSpawn(t *testing.T) {
 	// The bytes change after the echo check and the invalidation, right before the
 	// sealed spawn: the runner's seal must refuse.
 	d.Run = func(ctx context.Context, r proc.Request) proc.Receipt {
-		if err := pmtest.Touch(exe); err != nil {
+		if err := touch(exe); err != nil {
 			t.Fatal(err)
 		}
 		return proc.Run(ctx, r)
@@ -286,6 +314,7 @@ func TestIdentityChangedAtSpawn(t *testing.T) {
 }
 
 func TestInvalidationFailureRefusesToStart(t *testing.T) {
+	t.Parallel()
 	injected := DefaultDeps()
 	injected.Invalidate = func(string) error { return errors.New("lock held") }
 	for _, tt := range []struct {
@@ -296,13 +325,14 @@ func TestInvalidationFailureRefusesToStart(t *testing.T) {
 		{"data dir below a file", DefaultDeps(), func(w *world) string {
 			f := filepath.Join(filepath.Dir(w.Env.DataDir), "plain-file")
 			if err := os.WriteFile(f, nil, 0o644); err != nil {
-				t.Fatal(err)
+				w.T.Fatal(err) // the subtest's T: this runs on the subtest's goroutine
 			}
 			return filepath.Join(f, "data")
 		}},
 		{"injected", injected, func(w *world) string { return w.Env.DataDir }},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			w := newWorld(t)
 			w.fake("winget", pmtest.Config{})
 			p := w.call(DefaultDeps(), In{PackageID: "Contoso.App"})
@@ -320,6 +350,7 @@ func TestInvalidationFailureRefusesToStart(t *testing.T) {
 }
 
 func TestTimeoutKillsTree(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	pidFile := filepath.Join(t.TempDir(), "grandchild.pid")
 	w.fake("winget", pmtest.Config{Mode: "hang", GrandchildPID: pidFile})
@@ -343,6 +374,7 @@ func TestTimeoutKillsTree(t *testing.T) {
 }
 
 func TestClassify(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args tools.Args
 		want tools.Class

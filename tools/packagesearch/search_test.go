@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -37,7 +38,19 @@ func (w *world) fake(name string, c pmtest.Config) string {
 	if c.Report == "" {
 		c.Report = w.Report
 	}
-	return w.Install(name, c)
+	return noForks(func() string { return w.Install(name, c) })
+}
+
+// noForks runs write, which writes an executable, while no process can be started in
+// this test binary. The tests run in parallel and each installs fakes and runs them:
+// a child forked by another test while the fake's file is open for writing holds that
+// descriptor until its own exec, and until then the fake cannot be started ("text file
+// busy", golang.org/issue/22315). Every fork takes syscall.ForkLock for writing, so
+// holding it for reading keeps forks out for the duration of the write.
+func noForks[T any](write func() T) T {
+	syscall.ForkLock.RLock()
+	defer syscall.ForkLock.RUnlock()
+	return write()
 }
 
 func (w *world) search(d Deps, in In) Out {
@@ -54,6 +67,7 @@ func wingetFixture(name string) string {
 }
 
 func TestArgvPerSource(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		source, exe string
 		tail        []string
@@ -65,6 +79,7 @@ func TestArgvPerSource(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.source+"/"+tt.exe, func(t *testing.T) {
+			t.Parallel()
 			w := newWorld(t)
 			exe := w.fake(tt.exe, pmtest.Config{})
 			var req proc.Request
@@ -98,6 +113,7 @@ func TestArgvPerSource(t *testing.T) {
 }
 
 func TestWingetMatches(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.fake("winget", pmtest.Config{Fixture: wingetFixture("truncated_column.txt")})
 	out := w.search(DefaultDeps(), In{Query: "visual studio"})
@@ -118,6 +134,7 @@ func TestWingetMatches(t *testing.T) {
 }
 
 func TestOutcomes(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, source, exe string
 		cfg               pmtest.Config
@@ -140,6 +157,7 @@ func TestOutcomes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			w := newWorld(t)
 			w.fake(tt.exe, tt.cfg)
 			out := w.search(DefaultDeps(), In{Query: "q", Source: tt.source})
@@ -164,6 +182,7 @@ func TestOutcomes(t *testing.T) {
 }
 
 func TestScoopFields(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.fake("scoop", pmtest.Config{Fixture: filepath.Join("testdata", "scoop_search.txt")})
 	out := w.search(DefaultDeps(), In{Query: "python", Source: "scoop"})
@@ -178,6 +197,7 @@ func TestScoopFields(t *testing.T) {
 }
 
 func TestTruncatedOutputIsIncomplete(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	w.fake("winget", pmtest.Config{Mode: "flood", FloodBytes: 10 << 20})
 	out := w.search(DefaultDeps(), In{Query: "x"})
@@ -191,6 +211,7 @@ func TestTruncatedOutputIsIncomplete(t *testing.T) {
 }
 
 func TestTimeoutKillsTree(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t)
 	pidFile := filepath.Join(t.TempDir(), "grandchild.pid")
 	w.fake("winget", pmtest.Config{Mode: "hang", GrandchildPID: pidFile})
@@ -216,6 +237,7 @@ func TestTimeoutKillsTree(t *testing.T) {
 }
 
 func TestUnavailable(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ source, exe string }{{"winget", "winget"}, {"chocolatey", "choco"}, {"scoop", "scoop"}} {
 		w := newWorld(t)
 		if tt.exe != "winget" {
@@ -233,6 +255,7 @@ func TestUnavailable(t *testing.T) {
 }
 
 func TestInvalidQuery(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ q, msg string }{
 		{"", errQuery}, {"   ", errQuery}, {strings.Repeat("a", 161), errQuery},
 		{"a\x01b", errQuery}, {"a\nb", errQuery}, {"tab\there", errQuery}, {"del\x7f", errQuery}, {"c1\u0085x", errQuery},
@@ -258,6 +281,7 @@ func TestInvalidQuery(t *testing.T) {
 }
 
 func TestClassify(t *testing.T) {
+	t.Parallel()
 	for _, a := range []tools.Args{{}, {"query": "x"}, {"source": "scoop"}} {
 		if c := New(DefaultDeps()).Classify(a); c != tools.ApprovalRequired {
 			t.Errorf("Classify(%v) = %s", a, c)

@@ -159,6 +159,7 @@ func echo(o Out) tools.Identity {
 // TestWorkspaceBoundByPipeline: the workspace is the project argument, so the pipeline
 // binds (and refuses) it before the handler runs.
 func TestWorkspaceBoundByPipeline(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	tool := New(f.Deps())
 	for _, c := range []struct{ folder, errHas string }{
@@ -176,6 +177,7 @@ func TestWorkspaceBoundByPipeline(t *testing.T) {
 }
 
 func TestRefusals(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		setup   func(f *fixture)
@@ -218,6 +220,7 @@ func TestRefusals(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			f := newFixture(t)
 			if tc.setup != nil {
 				tc.setup(f)
@@ -241,6 +244,7 @@ func TestRefusals(t *testing.T) {
 }
 
 func TestPlans(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		setup   func(f *fixture)
@@ -273,6 +277,7 @@ func TestPlans(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			f := newFixture(t)
 			if tc.setup != nil {
 				tc.setup(f)
@@ -312,6 +317,7 @@ func TestPlans(t *testing.T) {
 
 // TestPlanJSON pins the wire names of a plan.
 func TestPlanJSON(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.files(map[string]string{"p.txt": "p"})
 	out := f.call(In{Command: "x", IsolationRequirement: reqUntrusted, PayloadPaths: []string{"p.txt"}})
@@ -332,6 +338,7 @@ func TestPlanJSON(t *testing.T) {
 }
 
 func TestDevContainerConfigLink(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.files(map[string]string{"real.json": "{}"})
 	// runtimetest.Symlink checks the effect: under Wine os.Symlink reports success
@@ -346,6 +353,7 @@ func TestDevContainerConfigLink(t *testing.T) {
 }
 
 func TestEcho(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	plan := f.call(In{Command: "x", IsolationRequirement: reqLinux})
 	other := filepath.Join(t.TempDir(), "other.exe")
@@ -362,6 +370,7 @@ func TestEcho(t *testing.T) {
 		{"malformed sha", func(e *tools.Identity) { e.ExpectedExecutableIdentitySHA = strings.Repeat("z", 64) }, "invalid_input"},
 		{"different sha", func(e *tools.Identity) { e.ExpectedExecutableIdentitySHA = strings.Repeat("0", 64) }, "stale_plan"},
 	}
+	// Serial subtests: they share f (its recorded starts, and f.t is this test's T).
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			e := good
@@ -380,6 +389,7 @@ func TestEcho(t *testing.T) {
 // TestExecuteArgumentsStale: the plan's execute_arguments carry the reviewed
 // identity, so after the backend executable changed they are refused, not run.
 func TestExecuteArgumentsStale(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	plan := f.call(In{Command: "x", IsolationRequirement: reqLinux})
 	if plan.ExecuteArguments == nil {
@@ -395,6 +405,7 @@ func TestExecuteArgumentsStale(t *testing.T) {
 }
 
 func TestExecuteCaptured(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		receipt func(r *proc.Receipt)
@@ -412,6 +423,7 @@ func TestExecuteCaptured(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			f := newFixture(t)
 			tc.receipt(&f.receipt)
 			plan := f.call(In{Command: "ls -la", IsolationRequirement: reqLinux})
@@ -446,6 +458,7 @@ func TestExecuteCaptured(t *testing.T) {
 }
 
 func TestExecuteSandbox(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	f.files(map[string]string{"app/tool.exe": "MZ", "in.txt": "input"})
 	in := In{Command: `app\tool.exe in.txt`, IsolationRequirement: reqUntrusted, PayloadPaths: []string{"app", "in.txt"}}
@@ -489,6 +502,7 @@ func TestExecuteSandbox(t *testing.T) {
 }
 
 func TestExecuteSandboxFailures(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		setup     func(f *fixture)
@@ -509,6 +523,7 @@ func TestExecuteSandboxFailures(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			f := newFixture(t)
 			f.files(map[string]string{"p.txt": "p"})
 			in := In{Command: "type p.txt", IsolationRequirement: reqUntrusted, PayloadPaths: []string{"p.txt"}}
@@ -532,6 +547,7 @@ func TestExecuteSandboxFailures(t *testing.T) {
 // TestOffWindowsDefaults: with the real authorities, the Windows-owned routes answer
 // unavailable off Windows.
 func TestOffWindowsDefaults(t *testing.T) {
+	t.Parallel()
 	if isWindows {
 		t.Skip("the real routes exist on Windows")
 	}

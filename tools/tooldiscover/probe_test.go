@@ -61,6 +61,7 @@ func unknown(name, source string) tooldiscover.Entry {
 }
 
 func TestVersionEvidence(t *testing.T) {
+	t.Parallel()
 	truncated := whole("go version go1.26 linux/amd64\n", "")
 	truncated.StdoutTruncated = true
 	incomplete := whole("git version 2.45\n", "")
@@ -86,6 +87,7 @@ func TestVersionEvidence(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			r := &fakeRunner{receipts: map[string]proc.Receipt{"/abs/" + tt.name: tt.receipt}}
 			p := tooldiscover.Prober{Resolver: fakeResolver{tt.name: true}, Runner: r, Dir: "/neutral"}
 			out := p.Discover(context.Background(), "all")
@@ -121,6 +123,7 @@ func TestVersionEvidence(t *testing.T) {
 }
 
 func TestProbeArgv(t *testing.T) {
+	t.Parallel()
 	all := fakeResolver{}
 	for _, g := range tooldiscover.Groups {
 		for _, n := range g.Tools {
@@ -184,6 +187,7 @@ func TestProbeArgv(t *testing.T) {
 }
 
 func TestNothingStarted(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		resolver fakeResolver
@@ -193,6 +197,7 @@ func TestNothingStarted(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			r := &fakeRunner{}
 			p := tooldiscover.Prober{Resolver: tt.resolver, Runner: r, Dir: "/neutral",
 				FileVersion: func(string) (string, error) { return "", errors.New("none") }}
@@ -215,6 +220,7 @@ func TestNothingStarted(t *testing.T) {
 }
 
 func TestCategory(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		category string
 		groups   []string

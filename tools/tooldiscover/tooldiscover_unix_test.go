@@ -16,6 +16,7 @@ import (
 // TestRealProbes runs the tool with real resolution and real processes: a fake `go`
 // answers `version`, a fake `rider` must never run, and everything else is missing.
 func TestRealProbes(t *testing.T) {
+	t.Parallel()
 	bin := t.TempDir()
 	marker := filepath.Join(t.TempDir(), "rider-ran")
 	scripts := map[string]string{

@@ -312,9 +312,7 @@ func TestLockFailures(t *testing.T) {
 	if !bytes.Equal(before, after) {
 		t.Fatal("published while the lock was held")
 	}
-	defer func(d time.Duration) { invalidateLockTimeout = d }(invalidateLockTimeout)
-	invalidateLockTimeout = 20 * time.Millisecond
-	if err := InvalidateCache(e.dir); err == nil {
+	if err := invalidateCache(e.dir, 20*time.Millisecond); err == nil {
 		t.Fatal("invalidation must fail while the lock is held")
 	}
 	held.Unlock()

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 )
 
 const (
@@ -90,19 +91,19 @@ func writeAtomic(dir, name string, data []byte) (err error) {
 	return os.Rename(tmp.Name(), filepath.Join(dir, name))
 }
 
-// invalidateLockTimeout bounds InvalidateCache's wait for the lock (a variable so
-// tests of a held lock need not wait the full 5 s).
-var invalidateLockTimeout = lockTimeout
-
 // InvalidateCache advances the generation token and deletes the cached snapshot, so
 // no snapshot produced before this call can be served or published afterwards.
 // package_install calls it BEFORE an installer starts and does not start the
-// installer when it fails.
-func InvalidateCache(dataDir string) error {
+// installer when it fails. It waits for the cache lock at most lockTimeout.
+func InvalidateCache(dataDir string) error { return invalidateCache(dataDir, lockTimeout) }
+
+// invalidateCache is InvalidateCache waiting at most timeout for the lock (a parameter
+// so tests of a held lock need not wait the full 5 s, and write no package state).
+func invalidateCache(dataDir string, timeout time.Duration) error {
 	if dataDir == "" {
 		return fmt.Errorf("environment cache invalidation: no data directory")
 	}
-	l, err := acquireLock(dataDir, invalidateLockTimeout)
+	l, err := acquireLock(dataDir, timeout)
 	if err != nil {
 		return fmt.Errorf("environment cache invalidation: %w", err)
 	}

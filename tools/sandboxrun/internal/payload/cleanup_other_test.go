@@ -12,6 +12,7 @@ import (
 // TestSweepRefusesLinks: a run-* link (to a folder holding a marker), a marker that is
 // a link, and a linked sandbox-runs are never followed or deleted through.
 func TestSweepRefusesLinks(t *testing.T) {
+	t.Parallel()
 	now := time.Now()
 	data, victim := t.TempDir(), t.TempDir()
 	tree(t, victim, map[string]string{MarkerFile: "1", "precious.txt": "keep me"})

@@ -24,6 +24,7 @@ func mkBundle(t *testing.T, data, name string, marker bool, age time.Duration, n
 }
 
 func TestSweep(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	now := time.Now()
 	old := 25 * time.Hour
@@ -49,6 +50,7 @@ func TestSweep(t *testing.T) {
 }
 
 func TestSweepNoRunsDir(t *testing.T) {
+	t.Parallel()
 	removed, err := Sweep(filepath.Join(t.TempDir(), "never-created"), time.Now())
 	if err != nil || removed != nil {
 		t.Fatalf("Sweep of a missing folder = %v, %v", removed, err)
@@ -59,6 +61,7 @@ func TestSweepNoRunsDir(t *testing.T) {
 }
 
 func TestRemove(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	now := time.Now()
 	good := mkBundle(t, data, "run-a", true, 0, now)

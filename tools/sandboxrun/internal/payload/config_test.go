@@ -24,6 +24,7 @@ func golden(t *testing.T, name string, got []byte) {
 const hostileShare = `C:\Users\a&b <c> "d" 'e'\AppData\Local\windows-dev-agent\sandbox-runs\run-123\share`
 
 func TestWSBGolden(t *testing.T) {
+	t.Parallel()
 	got, err := WSB(hostileShare)
 	if err != nil {
 		t.Fatal(err)
@@ -33,6 +34,7 @@ func TestWSBGolden(t *testing.T) {
 
 // TestWSBContract parses the config back and asserts each setting the contract names.
 func TestWSBContract(t *testing.T) {
+	t.Parallel()
 	got, err := WSB(hostileShare)
 	if err != nil {
 		t.Fatal(err)
@@ -90,6 +92,7 @@ func TestWSBContract(t *testing.T) {
 
 // TestStagedWSB: the staged config maps exactly the share and never names itself.
 func TestStagedWSB(t *testing.T) {
+	t.Parallel()
 	ws, data := t.TempDir(), t.TempDir()
 	tree(t, ws, map[string]string{"f": "f"})
 	b, err := Stage(data, mustValidate(t, ws, "f"), "x")
@@ -114,10 +117,12 @@ func TestStagedWSB(t *testing.T) {
 }
 
 func TestRunCmdGolden(t *testing.T) {
+	t.Parallel()
 	golden(t, "run.cmd.golden", RunCmd(`python -m pytest -q & echo "done" ^| more`))
 }
 
 func TestRunCmdShape(t *testing.T) {
+	t.Parallel()
 	got := string(RunCmd("first\nsecond\r\nthird\rfourth"))
 	if strings.Contains(strings.ReplaceAll(got, "\r\n", ""), "\n") || strings.Contains(strings.ReplaceAll(got, "\r\n", ""), "\r") {
 		t.Fatalf("run.cmd has a bare CR or LF: %q", got)

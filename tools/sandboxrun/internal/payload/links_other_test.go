@@ -22,6 +22,7 @@ func symlink(t testing.TB, target, link string) {
 }
 
 func TestValidateLinks(t *testing.T) {
+	t.Parallel()
 	outside := t.TempDir()
 	tree(t, outside, map[string]string{"secret.txt": "s", "dir/f.txt": "f"})
 	ws := t.TempDir()
@@ -46,6 +47,7 @@ func TestValidateLinks(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			_, err := Validate(bind(t, ws), tc.paths)
 			errContains(t, err, tc.want)
 		})
@@ -58,6 +60,7 @@ func TestValidateLinks(t *testing.T) {
 // TestWorkspaceThroughLink: the workspace itself may be reached through a link (it is
 // the user's project); its contents may not.
 func TestWorkspaceThroughLink(t *testing.T) {
+	t.Parallel()
 	real := t.TempDir()
 	tree(t, real, map[string]string{"f.txt": "f"})
 	link := filepath.Join(t.TempDir(), "ws")
@@ -73,6 +76,7 @@ func TestWorkspaceThroughLink(t *testing.T) {
 }
 
 func TestValidateSpecialFiles(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	tree(t, ws, map[string]string{"d/ok.txt": "ok"})
 	if err := unix.Mkfifo(filepath.Join(ws, "fifo"), 0o644); err != nil {
@@ -85,7 +89,7 @@ func TestValidateSpecialFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
+	t.Cleanup(func() { l.Close() }) // not defer: the parallel subtests run after this function returns
 	tests := []struct{ path, want string }{
 		{"fifo", "neither a regular file nor a directory: fifo"},
 		{"d", "neither a regular file nor a directory: d/fifo"},
@@ -102,6 +106,7 @@ func TestValidateSpecialFiles(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.path, func(t *testing.T) {
+			t.Parallel()
 			_, err := Validate(bind(t, ws), []string{tc.path})
 			errContains(t, err, tc.want)
 		})

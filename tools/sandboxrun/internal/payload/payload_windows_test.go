@@ -63,6 +63,7 @@ func junction(t *testing.T, target, link string) {
 }
 
 func TestJunctionIsAReparsePoint(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	tree(t, ws, map[string]string{"real/f.txt": "f"})
 	junction(t, filepath.Join(ws, "real"), filepath.Join(ws, "j"))
@@ -89,6 +90,7 @@ func TestJunctionIsAReparsePoint(t *testing.T) {
 }
 
 func TestValidateJunctions(t *testing.T) {
+	t.Parallel()
 	outside := t.TempDir()
 	tree(t, outside, map[string]string{"secret.txt": "s"})
 	ws := t.TempDir()
@@ -112,6 +114,7 @@ func TestValidateJunctions(t *testing.T) {
 }
 
 func TestJunctionSwappedAfterValidation(t *testing.T) {
+	t.Parallel()
 	ws, outside, data := t.TempDir(), t.TempDir(), t.TempDir()
 	tree(t, ws, map[string]string{"tree/sub/f.txt": "inside"})
 	tree(t, outside, map[string]string{"f.txt": "OUTSIDE"})
@@ -133,6 +136,7 @@ func TestJunctionSwappedAfterValidation(t *testing.T) {
 // TestJunctionSwappedDuringStaging: swapped between the no-follow stat and the open,
 // the handle's reparse attribute (or its final path) refuses it.
 func TestJunctionSwappedDuringStaging(t *testing.T) {
+	t.Parallel()
 	ws, outside, data := t.TempDir(), t.TempDir(), t.TempDir()
 	tree(t, ws, map[string]string{"tree/sub/f.txt": "inside"})
 	tree(t, outside, map[string]string{"f.txt": "OUTSIDE"})
@@ -156,6 +160,7 @@ func TestJunctionSwappedDuringStaging(t *testing.T) {
 }
 
 func TestWindowsNames(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	tree(t, ws, map[string]string{"Dir/f.txt": "f", "x.txt": "x"})
 	tests := []struct {
@@ -192,6 +197,7 @@ func TestWindowsNames(t *testing.T) {
 // TestShortNameRefused: a payload path spelled with a folder's 8.3 short name opens
 // that folder, but what was reviewed is not what would be staged: it is refused.
 func TestShortNameRefused(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	tree(t, ws, map[string]string{"a long folder name/f.txt": "f"})
 	p, _ := windows.UTF16PtrFromString(filepath.Join(ws, "a long folder name"))
@@ -209,6 +215,7 @@ func TestShortNameRefused(t *testing.T) {
 // TestHardLinksWindows: NumberOfLinks > 1 on the handle refuses the file, at
 // validation and at staging (Wine maps CreateHardLink to link(2)).
 func TestHardLinksWindows(t *testing.T) {
+	t.Parallel()
 	ws, outside := t.TempDir(), t.TempDir()
 	tree(t, outside, map[string]string{"secret.txt": "OUTSIDE"})
 	tree(t, ws, map[string]string{"tree/a.txt": "a"})

@@ -17,6 +17,7 @@ import (
 // TestSwapAfterValidation: links swapped in between nomination and staging are refused
 // and leave no bundle.
 func TestSwapAfterValidation(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		paths []string
@@ -30,6 +31,7 @@ func TestSwapAfterValidation(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			ws, outside, data := t.TempDir(), t.TempDir(), t.TempDir()
 			layout := map[string]string{"tree/sub/f.txt": "inside", "tree/g.txt": "g"}
 			tree(t, ws, layout)
@@ -52,6 +54,7 @@ func TestSwapAfterValidation(t *testing.T) {
 // TestSwapDuringStaging injects a swap through the test hook in the window between a
 // node's no-follow stat and its open: the open itself must catch it.
 func TestSwapDuringStaging(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		victim string
@@ -86,6 +89,7 @@ func TestSwapDuringStaging(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			ws, outside, data := t.TempDir(), t.TempDir(), t.TempDir()
 			tree(t, ws, map[string]string{"tree/sub/f.txt": "inside", "tree/a.txt": "a"})
 			tree(t, outside, map[string]string{"tree/sub/f.txt": "OUTSIDE"})
@@ -114,6 +118,7 @@ func TestSwapDuringStaging(t *testing.T) {
 // cannot redirect staging: children are opened relative to the held descriptor, so
 // what is staged is the original content, never the link's target.
 func TestParentSwapAfterOpen(t *testing.T) {
+	t.Parallel()
 	ws, outside, data := t.TempDir(), t.TempDir(), t.TempDir()
 	tree(t, ws, map[string]string{"tree/sub/f.txt": "inside"})
 	tree(t, outside, map[string]string{"tree/sub/f.txt": "OUTSIDE"})
@@ -140,6 +145,7 @@ func TestParentSwapAfterOpen(t *testing.T) {
 }
 
 func TestRunsDirMustBeReal(t *testing.T) {
+	t.Parallel()
 	ws, data, elsewhere := t.TempDir(), t.TempDir(), t.TempDir()
 	tree(t, ws, map[string]string{"f": "f"})
 	symlink(t, elsewhere, filepath.Join(data, RunsDir))
@@ -153,6 +159,7 @@ func TestRunsDirMustBeReal(t *testing.T) {
 // TestStageFailureRemovesPartialBundle: a failure late in the copy (after other files
 // were staged) still removes everything.
 func TestStageFailureRemovesPartialBundle(t *testing.T) {
+	t.Parallel()
 	ws, data := t.TempDir(), t.TempDir()
 	tree(t, ws, map[string]string{"a/1.txt": "1", "a/2.txt": "2", "z/late.txt": "late"})
 	sel := mustValidate(t, ws, "a", "z")
@@ -182,6 +189,7 @@ func TestStageFailureRemovesPartialBundle(t *testing.T) {
 // workspace under a second name; validation refuses it, and so does staging when the
 // link appears after validation (issue 15, item 7).
 func TestHardLinks(t *testing.T) {
+	t.Parallel()
 	ws, outside := t.TempDir(), t.TempDir()
 	tree(t, outside, map[string]string{"secret.txt": "OUTSIDE"})
 	tree(t, ws, map[string]string{"tree/a.txt": "a", "tree/sub/b.txt": "b"})
@@ -228,6 +236,7 @@ func TestHardLinks(t *testing.T) {
 // stages the workspace's own files; the outside marker is never staged (issue 15,
 // item 1).
 func TestSwapRaceDuringStaging(t *testing.T) {
+	t.Parallel()
 	base, data := t.TempDir(), t.TempDir()
 	ws, outside := filepath.Join(base, "proj"), filepath.Join(base, "outside")
 	files := map[string]string{}

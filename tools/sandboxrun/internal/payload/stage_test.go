@@ -22,6 +22,7 @@ func mustValidate(t testing.TB, ws string, paths ...string) *Selection {
 }
 
 func TestStageLayout(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	files := map[string]string{
 		"src/main.c":              "int main(){}",
@@ -78,6 +79,7 @@ func TestStageLayout(t *testing.T) {
 }
 
 func TestStageWholeWorkspace(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	tree(t, ws, map[string]string{"a/b.txt": "b", "c.txt": "c"})
 	b, err := Stage(t.TempDir(), mustValidate(t, ws, "."), "dir")
@@ -92,6 +94,7 @@ func TestStageWholeWorkspace(t *testing.T) {
 // TestStageRecountsBudgets: budgets are recounted from zero at staging, so growth
 // after nomination is refused, and refusal leaves no bundle.
 func TestStageRecountsBudgets(t *testing.T) {
+	t.Parallel()
 	small := limits{entries: 4, bytes: 100}
 	tests := []struct {
 		name   string
@@ -110,6 +113,7 @@ func TestStageRecountsBudgets(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			ws, data := t.TempDir(), t.TempDir()
 			tree(t, ws, map[string]string{"d/f.txt": strings.Repeat("x", 50), "d/g.txt": "g"})
 			sel, err := validate(bind(t, ws), []string{"d"}, small, (*guard.Dir).Stat)
@@ -129,6 +133,7 @@ func TestStageRecountsBudgets(t *testing.T) {
 // TestStageGrownPastRealBudget: the real 1 GiB budget, with a sparse file that grows
 // after nomination; staging refuses it from the opened handle's size without copying.
 func TestStageGrownPastRealBudget(t *testing.T) {
+	t.Parallel()
 	ws, data := t.TempDir(), t.TempDir()
 	tree(t, ws, map[string]string{"big.bin": "small now"})
 	sel := mustValidate(t, ws, "big.bin")
@@ -143,8 +148,11 @@ func TestStageGrownPastRealBudget(t *testing.T) {
 }
 
 func TestStageRefusals(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	tree(t, ws, map[string]string{"a/f.txt": "f", "b.txt": "b"})
+	// Serial subtests: they share ws, and "vanished root" renames b.txt and "payload
+	// contains the data dir" creates a/data in it.
 	t.Run("vanished root", func(t *testing.T) {
 		data := t.TempDir()
 		sel := mustValidate(t, ws, "b.txt")
@@ -183,6 +191,7 @@ func TestStageRefusals(t *testing.T) {
 
 // TestStageFreshBundles: every Stage gets its own bundle.
 func TestStageFreshBundles(t *testing.T) {
+	t.Parallel()
 	ws, data := t.TempDir(), t.TempDir()
 	tree(t, ws, map[string]string{"f": "f"})
 	sel := mustValidate(t, ws, "f")

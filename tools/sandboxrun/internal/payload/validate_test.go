@@ -15,6 +15,7 @@ import (
 )
 
 func TestValidateRefusals(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	tree(t, ws, map[string]string{"a/b/c.txt": "c", "a/d.txt": "d", "top.txt": "t", "empty/": ""})
 	abs := filepath.Join(ws, "a")
@@ -43,6 +44,7 @@ func TestValidateRefusals(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			sel, err := Validate(bind(t, ws), tc.paths)
 			errContains(t, err, tc.want)
 			if sel != nil {
@@ -53,6 +55,7 @@ func TestValidateRefusals(t *testing.T) {
 }
 
 func TestValidateCountsAcrossRoots(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	tree(t, ws, map[string]string{"a/b/c.txt": "ccc", "a/d.txt": "dd", "top.txt": "t", "z/": ""})
 	tests := []struct {
@@ -68,6 +71,7 @@ func TestValidateCountsAcrossRoots(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.paths, ","), func(t *testing.T) {
+			t.Parallel()
 			sel, err := Validate(bind(t, ws), tc.paths)
 			if err != nil {
 				t.Fatal(err)
@@ -85,6 +89,7 @@ func TestValidateCountsAcrossRoots(t *testing.T) {
 // TestEntryBudget: the budget counts every entry including the selected root, so a
 // folder with 9,999 files is exactly 10,000 entries and one more file is refused.
 func TestEntryBudget(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	dir := filepath.Join(ws, "many")
 	if err := os.Mkdir(dir, 0o755); err != nil {
@@ -119,6 +124,7 @@ func TestEntryBudget(t *testing.T) {
 
 // TestByteBudget uses sparse files, so 1 GiB costs no disk.
 func TestByteBudget(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	sparse := func(name string, size int64) {
 		t.Helper()
@@ -147,11 +153,13 @@ func TestByteBudget(t *testing.T) {
 // TestMetadataFailsClosed: a metadata error that is not "missing" refuses the payload,
 // both on the way to a root and inside it.
 func TestMetadataFailsClosed(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	tree(t, ws, map[string]string{"a/b/c.txt": "c", "a/b/d.txt": "d"})
 	p := bind(t, ws)
 	for _, victim := range []string{"a", "a/b", "a/b/d.txt"} {
 		t.Run(victim, func(t *testing.T) {
+			t.Parallel()
 			bad := filepath.Join(p.Path, filepath.FromSlash(victim))
 			stat := func(d *guard.Dir, name string) (guard.Info, error) {
 				if filepath.Join(d.Path(), name) == bad {
@@ -168,6 +176,7 @@ func TestMetadataFailsClosed(t *testing.T) {
 // TestPreOrder: a node is examined before its children are listed, so a refused node
 // is never descended into.
 func TestPreOrder(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	tree(t, ws, map[string]string{"t/x/deep/f.txt": "f", "t/y.txt": "y"})
 	p := bind(t, ws)
@@ -191,6 +200,7 @@ func TestPreOrder(t *testing.T) {
 }
 
 func TestValidateNames(t *testing.T) {
+	t.Parallel()
 	ws := t.TempDir()
 	names := []string{"with space/inner file.txt", "ünïcödé/日本語.txt", "emoji-🙂.txt"}
 	if runtime.GOOS != "windows" {

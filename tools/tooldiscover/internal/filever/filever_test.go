@@ -8,6 +8,7 @@ import (
 )
 
 func TestFormat(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		ms, ls uint32
 		want   string
@@ -28,6 +29,7 @@ func TestFormat(t *testing.T) {
 }
 
 func TestVersionRefusals(t *testing.T) {
+	t.Parallel()
 	// A relative path never yields a version, on any platform.
 	if v, err := Version("notepad.exe"); err == nil || v != "" {
 		t.Errorf("relative path: %q, %v", v, err)

@@ -12,6 +12,7 @@ import (
 )
 
 func TestVersionOfSystemBinary(t *testing.T) {
+	t.Parallel()
 	sys, err := windows.GetSystemDirectory()
 	if err != nil {
 		t.Fatal(err)
@@ -26,6 +27,7 @@ func TestVersionOfSystemBinary(t *testing.T) {
 }
 
 func TestVersionWithoutResource(t *testing.T) {
+	t.Parallel()
 	p := filepath.Join(t.TempDir(), "plain.exe")
 	if err := os.WriteFile(p, []byte("not a PE file"), 0o644); err != nil {
 		t.Fatal(err)
@@ -36,6 +38,7 @@ func TestVersionWithoutResource(t *testing.T) {
 }
 
 func TestFileIsPinnedWhileRead(t *testing.T) {
+	t.Parallel()
 	// The handle Version opens denies writers; prove the share mode it relies on.
 	p := filepath.Join(t.TempDir(), "pinned.bin")
 	if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
