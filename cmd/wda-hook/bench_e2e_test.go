@@ -158,8 +158,9 @@ func BenchmarkShippedHookProcess(b *testing.B) {
 }
 
 // BenchmarkShippedStopHook is the Claude Stop hook at the audit log's retention bound
-// (two full 2 MiB segments, about 4 MiB) where one record in a hundred is the
-// session's, beside /bin/true.
+// (two full 2 MiB segments, about 4 MiB), beside /bin/true: "1pct" where one record in
+// a hundred is the session's (many sessions share the log), "all" where every record
+// is (the worst case: one session filled the log, and the summary decodes all of it).
 func BenchmarkShippedStopHook(b *testing.B) {
 	binary, _ := shippedHook(b)
 	truePath, err := exec.LookPath("true")
@@ -167,8 +168,6 @@ func BenchmarkShippedStopHook(b *testing.B) {
 		b.Skip("no true(1) here")
 	}
 	const sid = "0f8e2d4c-6b1a-4e5f-9c3d-2a7b8e9f0a1b"
-	dir := b.TempDir()
-	fillLog(b, dir, sid)
 	event := []byte(`{"session_id":"` + sid + `","hook_event_name":"Stop","stop_hook_active":false}`)
 	summary := func(out []byte) error {
 		if !bytes.Contains(out, []byte("systemMessage")) {
@@ -176,19 +175,28 @@ func BenchmarkShippedStopHook(b *testing.B) {
 		}
 		return nil
 	}
-	cs := []candidate{
-		{name: "stop", argv: []string{binary, "claude", "stop", "--data-dir", dir}, stdin: event, check: summary},
-		{name: "true", argv: []string{truePath}},
+	for _, c := range []struct {
+		name  string
+		every int
+	}{{"1pct", 100}, {"all", 1}} {
+		b.Run(c.name, func(b *testing.B) {
+			dir := b.TempDir()
+			fillLog(b, dir, sid, c.every)
+			cs := []candidate{
+				{name: "stop", argv: []string{binary, "claude", "stop", "--data-dir", dir}, stdin: event, check: summary},
+				{name: "true", argv: []string{truePath}},
+			}
+			b.ResetTimer()
+			med := interleave(b, max(b.N, 20), cs)
+			b.StopTimer()
+			report(b, med, [][2]string{{"stop", "true"}})
+		})
 	}
-	b.ResetTimer()
-	med := interleave(b, max(b.N, 20), cs)
-	b.StopTimer()
-	report(b, med, [][2]string{{"stop", "true"}})
 }
 
-// fillLog appends realistic records until both segments are full; every hundredth is
+// fillLog appends realistic records until both segments are full; every every-th is
 // session sid's.
-func fillLog(b *testing.B, dir, sid string) {
+func fillLog(b *testing.B, dir, sid string, every int) {
 	b.Helper()
 	for i := 0; ; i++ {
 		r := audit.Record{
@@ -198,7 +206,7 @@ func fillLog(b *testing.B, dir, sid string) {
 			ToolName:  "mcp__plugin_windows-dev-agent_windows-dev-agent__capability_run",
 			ToolUseID: fmt.Sprintf("toolu_01ABCDEFGHIJKLMNOPQRSTU%04d", i%10000), DurationMS: new(1234.5), ErrorPresent: new(false),
 		}
-		if i%100 == 0 {
+		if i%every == 0 {
 			r.SessionID = sid
 		}
 		if err := audit.Append(dir, r); err != nil {
