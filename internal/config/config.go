@@ -112,11 +112,20 @@ func DataDir(host string, getenv func(string) string) string {
 	return filepath.Join(os.TempDir(), wda.ServerName)
 }
 
-// CodexHome is ${CODEX_HOME:-~/.codex} with a leading ~ expanded (home.Dir), or ""
-// when CODEX_HOME is unset and no home directory is known.
+// CodexHome is Codex's home, ${CODEX_HOME:-~/.codex}, read through getenv: CODEX_HOME
+// (hostenv.Var: an unexpanded placeholder counts as unset) with a leading ~ expanded
+// by home.Expand, else .codex under home.Dir. It is "" when no absolute path results
+// (CODEX_HOME relative, or unset with no home directory known): a relative one would
+// name a folder under whatever the working directory is, which differs between the
+// server and the hooks. It is the one rule for every caller — the Codex data
+// directory, wda doctor, mcp_audit and ecosystem_scan (docs/platform.md, "The home
+// directory").
 func CodexHome(getenv func(string) string) string {
 	if v := hostenv.Var(getenv, CodexHomeVar); v != "" {
-		return home.Expand(v, getenv)
+		if v = home.Expand(v, getenv); filepath.IsAbs(v) {
+			return filepath.Clean(v)
+		}
+		return ""
 	}
 	if h := home.Dir(getenv); h != "" {
 		return filepath.Join(h, ".codex")

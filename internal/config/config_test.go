@@ -17,6 +17,7 @@ func TestDataDir(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		home = `C:` + home // a home directory is an absolute path (internal/platform/home)
 	}
+	codex := filepath.Join(home, "c") // CODEX_HOME must be absolute (config.CodexHome)
 	cache, err := os.UserCacheDir()
 	if err != nil {
 		t.Skip("no user cache dir here")
@@ -31,13 +32,15 @@ func TestDataDir(t *testing.T) {
 		{"claude plugin data", "claude", map[string]string{"CLAUDE_PLUGIN_DATA": "/b"}, "/b"},
 		{"claude unexpanded placeholder", "claude", map[string]string{"WINDOWS_DEV_AGENT_DATA_DIR": "${CLAUDE_PLUGIN_DATA}", "CLAUDE_PLUGIN_DATA": "/b"}, "/b"},
 		{"claude fallback", "claude", nil, fallback},
-		{"codex explicit wins", "codex", map[string]string{"WINDOWS_DEV_AGENT_DATA_DIR": "/d", "CODEX_HOME": "/c", "PLUGIN_DATA": "/p"}, "/d"},
-		{"codex CODEX_HOME beats PLUGIN_DATA", "codex", map[string]string{"CODEX_HOME": "/c", "PLUGIN_DATA": "/p"}, filepath.Join("/c", "plugins", "data", "windows-dev-agent")},
+		{"codex explicit wins", "codex", map[string]string{"WINDOWS_DEV_AGENT_DATA_DIR": "/d", "CODEX_HOME": codex, "PLUGIN_DATA": "/p"}, "/d"},
+		{"codex CODEX_HOME beats PLUGIN_DATA", "codex", map[string]string{"CODEX_HOME": codex, "PLUGIN_DATA": "/p"}, filepath.Join(codex, "plugins", "data", "windows-dev-agent")},
+		{"codex CODEX_HOME relative is no Codex home", "codex", map[string]string{"HOME": home, "USERPROFILE": home, "CODEX_HOME": "cx"}, fallback},
+		{"codex CODEX_HOME unexpanded counts as unset", "codex", map[string]string{"HOME": home, "USERPROFILE": home, "CODEX_HOME": "${CODEX_HOME}"}, filepath.Join(home, ".codex", "plugins", "data", "windows-dev-agent")},
 		{"codex default ~/.codex", "codex", map[string]string{"HOME": home, "USERPROFILE": home}, filepath.Join(home, ".codex", "plugins", "data", "windows-dev-agent")},
 		{"codex without a home", "codex", map[string]string{"HOME": "relative"}, fallback},
 		{"codex CODEX_HOME with ~", "codex", map[string]string{"HOME": home, "USERPROFILE": home, "CODEX_HOME": "~/cx"}, filepath.Join(home, "cx", "plugins", "data", "windows-dev-agent")},
 		{"generic explicit", "generic", map[string]string{"WINDOWS_DEV_AGENT_DATA_DIR": "/g", "CLAUDE_PLUGIN_DATA": "/b"}, "/g"},
-		{"generic ignores host variables", "generic", map[string]string{"CLAUDE_PLUGIN_DATA": "/b", "CODEX_HOME": "/c"}, fallback},
+		{"generic ignores host variables", "generic", map[string]string{"CLAUDE_PLUGIN_DATA": "/b", "CODEX_HOME": codex}, fallback},
 		{"copilot explicit wins", "copilot", map[string]string{"WINDOWS_DEV_AGENT_DATA_DIR": "/e", "COPILOT_PLUGIN_DATA": "/cp", "PLUGIN_DATA": "/p"}, "/e"},
 		{"copilot plugin data (what its hooks get)", "copilot", map[string]string{"COPILOT_PLUGIN_DATA": "/cp", "PLUGIN_DATA": "/p"}, "/cp"},
 		{"copilot Agent Plugins data", "copilot", map[string]string{"PLUGIN_DATA": "/p"}, "/p"},

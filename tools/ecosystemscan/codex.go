@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/windows-dev-agent/wda/internal/config"
 	"github.com/windows-dev-agent/wda/tools"
-	"github.com/windows-dev-agent/wda/tools/internal/mcpconfig"
 )
 
 // CodexPluginsFor computes the codex_plugins inventory from the per-call environment:
@@ -17,7 +17,9 @@ import (
 // warnings. It returns nil (and a warning) when no Codex home can be established.
 // ecosystem_scan adds it itself on Codex host scans; a Codex host adapter may call it.
 func CodexPluginsFor(env *tools.Env) (*CodexPlugins, []string) {
-	home := mcpconfig.CodexHome(env)
+	// The wording is contractual (docs/tools/ecosystem_scan.md); it also covers a
+	// relative CODEX_HOME and, on Windows, USERPROFILE (config.CodexHome, home.Dir).
+	home := config.CodexHome(env.Lookup)
 	if home == "" {
 		return nil, []string{"Codex home could not be established (CODEX_HOME and HOME are unset)"}
 	}

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/windows-dev-agent/wda/internal/platform/home"
 	"github.com/windows-dev-agent/wda/internal/proc"
-	"github.com/windows-dev-agent/wda/tools/internal/mcpconfig"
 	"github.com/windows-dev-agent/wda/tools/internal/pkgtable"
 )
 
@@ -91,13 +91,14 @@ func (s *scanner) packages() {
 	}
 }
 
-// claudePlugins lists ~/.claude/plugins child names, sorted.
+// claudePlugins lists ~/.claude/plugins child names, sorted; ~ is home.Dir's, the same
+// home the host adapters expand ~ with (docs/platform.md).
 func (s *scanner) claudePlugins() {
-	home := mcpconfig.HomeDir(s.env)
-	if home == "" {
+	h := home.Dir(s.env.Lookup)
+	if h == "" {
 		return
 	}
-	dir := filepath.Join(home, ".claude", "plugins")
+	dir := filepath.Join(h, ".claude", "plugins")
 	names, err := childNames(dir, false)
 	if err != nil {
 		s.warn("Could not read %s: %v", dir, err)

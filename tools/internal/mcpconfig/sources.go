@@ -6,8 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/windows-dev-agent/wda/internal/config"
 	"github.com/windows-dev-agent/wda/internal/guard"
 	"github.com/windows-dev-agent/wda/internal/platform/contain"
+	"github.com/windows-dev-agent/wda/internal/platform/home"
 	"github.com/windows-dev-agent/wda/tools"
 	"github.com/windows-dev-agent/wda/tools/internal/tomlread"
 )
@@ -40,67 +42,34 @@ func ProjectSources(p *tools.Project) []Source {
 
 // HostSources returns the user-level configs: ~/.claude.json, then
 // %APPDATA%\Claude\claude_desktop_config.json when APPDATA is set, then on Codex
-// $CODEX_HOME/config.toml. Locations come from the per-call environment only.
+// ${CODEX_HOME:-~/.codex}/config.toml. Locations come from the per-call environment
+// only, read by the same rules as everywhere else: the home directory is
+// internal/platform/home's (USERPROFILE first on Windows, docs/platform.md) and Codex's
+// home is internal/config.CodexHome, the one the data directory is placed under.
 func HostSources(env *tools.Env) []Source {
 	var out []Source
-	if home := HomeDir(env); home != "" {
-		out = append(out, Source{Path: filepath.Join(home, ".claude.json")})
+	if h := home.Dir(env.Lookup); h != "" {
+		out = append(out, Source{Path: filepath.Join(h, ".claude.json")})
 	}
 	if appdata := strings.TrimSpace(env.Lookup("APPDATA")); appdata != "" && filepath.IsAbs(appdata) {
 		out = append(out, Source{Path: filepath.Join(appdata, "Claude", "claude_desktop_config.json")})
 	}
 	if env.Host == "codex" {
-		if ch := CodexHome(env); ch != "" {
+		if ch := config.CodexHome(env.Lookup); ch != "" {
 			out = append(out, Source{Path: filepath.Join(ch, "config.toml"), TOML: true})
 		}
 	}
 	return out
 }
 
-// HomeDir is HOME, else USERPROFILE, from the per-call environment ("" when neither
-// is an absolute path).
-func HomeDir(env *tools.Env) string {
-	for _, k := range []string{"HOME", "USERPROFILE"} {
-		if h := strings.TrimSpace(env.Lookup(k)); h != "" && filepath.IsAbs(h) {
-			return filepath.Clean(h)
-		}
-	}
-	return ""
-}
-
-// CodexHome is CODEX_HOME, else ~/.codex ("" when neither can be established).
-func CodexHome(env *tools.Env) string {
-	if ch := strings.TrimSpace(env.Lookup("CODEX_HOME")); ch != "" {
-		if strings.HasPrefix(ch, "~") {
-			ch = expandHome(env, ch)
-		}
-		if filepath.IsAbs(ch) {
-			return filepath.Clean(ch)
-		}
-		return ""
-	}
-	if home := HomeDir(env); home != "" {
-		return filepath.Join(home, ".codex")
-	}
-	return ""
-}
-
-func expandHome(env *tools.Env, p string) string {
-	if p == "~" || strings.HasPrefix(p, "~/") || strings.HasPrefix(p, `~\`) {
-		if home := HomeDir(env); home != "" {
-			return filepath.Join(home, p[1:])
-		}
-	}
-	return p
-}
-
-// ExplicitSource turns a caller's config_path into a source: ~ is expanded, a relative
-// path is taken under the bound project p, and a path lexically inside the project (its
-// bound path, or lexicalRoot — the project directory as named before links were
-// resolved) is read through the project's held directory. Links are not resolved here:
-// whether one is crossed is the guarded reader's decision.
+// ExplicitSource turns a caller's config_path into a source: ~ is expanded (home.Expand,
+// the same ~ a project argument gets), a relative path is taken under the bound project
+// p, and a path lexically inside the project (its bound path, or lexicalRoot — the
+// project directory as named before links were resolved) is read through the project's
+// held directory. Links are not resolved here: whether one is crossed is the guarded
+// reader's decision.
 func ExplicitSource(env *tools.Env, p *tools.Project, lexicalRoot, path string) Source {
-	path = expandHome(env, strings.TrimSpace(path))
+	path = home.Expand(strings.TrimSpace(path), env.Lookup)
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(p.Path, path)
 	}
