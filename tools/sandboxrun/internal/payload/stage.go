@@ -100,8 +100,9 @@ func stage(dataDir string, sel *Selection, command string, lim limits, beforeOpe
 	return b, nil
 }
 
-// runsDir creates <dataDir>/sandbox-runs and insists it is a real directory: a link
-// there could point bundle writes (and later deletions) somewhere else.
+// runsDir creates <dataDir>/sandbox-runs, insists it is a real directory (a link
+// there could point bundle writes, and later deletions, somewhere else) and returns
+// its final path.
 func runsDir(dataDir string) (string, error) {
 	if dataDir == "" {
 		return "", errors.New("Sandbox bundle could not be created: no data directory")
@@ -121,10 +122,17 @@ func runsDir(dataDir string) (string, error) {
 	if k != guard.KindDir {
 		return "", fmt.Errorf("Sandbox bundle could not be created: %s is not a real directory", runs)
 	}
-	if real, err := filepath.EvalSymlinks(runs); err == nil {
-		runs = real
+	// The containment check in stage compares runs with the workspace's final path, so
+	// runs must be a final path too, resolved the way every directory is
+	// (docs/platform.md, "Which directory a path leads to"): filepath.EvalSymlinks
+	// skips Windows junctions, and a data directory reached through one that leads into
+	// the workspace would escape the check. A failure refuses rather than compare an
+	// unresolved name.
+	real, err := contain.ResolveDir(runs)
+	if err != nil {
+		return "", fmt.Errorf("Sandbox bundle could not be created: %v", err)
 	}
-	return runs, nil
+	return real, nil
 }
 
 // within reports whether p is root or below it.
