@@ -20,6 +20,7 @@ import (
 	"github.com/windows-dev-agent/wda/gen"
 	"github.com/windows-dev-agent/wda/host/hostenv"
 	"github.com/windows-dev-agent/wda/internal/config"
+	"github.com/windows-dev-agent/wda/internal/platform/contain"
 	"github.com/windows-dev-agent/wda/internal/platform/home"
 	"github.com/windows-dev-agent/wda/internal/proc"
 	"github.com/windows-dev-agent/wda/tools/all"
@@ -284,7 +285,7 @@ func enabledCheck(on *bool, fix, where string) check {
 func (de doctorEnv) codexInstalls(ctx context.Context, rendered map[string][]byte) ([]install, []check) {
 	codexHome := config.CodexHome(de.getenv)
 	if codexHome == "" {
-		return nil, []check{{Name: "Codex", State: checkInfo, Detail: "no codexHome directory is known (HOME/USERPROFILE unset) and CODEX_HOME is unset: not checked"}}
+		return nil, []check{{Name: "Codex", State: checkInfo, Detail: "no home directory is known (HOME/USERPROFILE unset) and CODEX_HOME is unset or not an absolute path: not checked"}}
 	}
 	cache := filepath.Join(codexHome, "plugins", "cache")
 	markets, err := os.ReadDir(cache)
@@ -490,6 +491,45 @@ func (de doctorEnv) pluginChecks(ctx context.Context, host, id, root, data, regV
 	return out
 }
 
+// insidePlugin reports whether the data directory dir lies in the plugin folder root,
+// by the platform's containment rule (docs/platform.md, "Containment": components, not
+// string prefixes, without case on Windows): as named, or as the directories they lead
+// to (a data directory linked into the plugin, or not created yet below such a link,
+// is inside too). The answer only decides what doctor reports; nothing is opened
+// through it afterwards.
+func insidePlugin(dir, root string) bool {
+	if contain.Within(root, dir) {
+		return true
+	}
+	r, ok := resolveExisting(root)
+	if !ok {
+		return false
+	}
+	d, ok := resolveExisting(dir)
+	return ok && contain.Within(r, d)
+}
+
+// resolveExisting is the final path of the deepest existing directory of the absolute
+// path p (contain.ResolveDir) joined with the names below it that do not exist yet.
+func resolveExisting(p string) (string, bool) {
+	if !filepath.IsAbs(p) {
+		return "", false
+	}
+	p = filepath.Clean(p)
+	var rest []string
+	for {
+		if r, err := contain.ResolveDir(p); err == nil {
+			return filepath.Join(append([]string{r}, rest...)...), true
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			return "", false
+		}
+		rest = append([]string{filepath.Base(p)}, rest...)
+		p = parent
+	}
+}
+
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
 	return s
@@ -612,7 +652,7 @@ func readJSON(file string) (any, error) {
 // A directory that does not exist yet is fine: the host or wda creates it on first use.
 // The probe is a temporary file, removed at once; nothing is written in the plugin.
 func dataDirCheck(dir, pluginRoot string) check {
-	if rel, err := filepath.Rel(pluginRoot, dir); err == nil && !strings.HasPrefix(rel, "..") && !filepath.IsAbs(rel) {
+	if insidePlugin(dir, pluginRoot) {
 		return check{Name: "data directory", State: checkFail, Detail: dir + " is inside the plugin folder, which the host replaces on update",
 			Fix: "set WINDOWS_DEV_AGENT_DATA_DIR to a folder outside the plugin"}
 	}
