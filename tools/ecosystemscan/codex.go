@@ -21,7 +21,7 @@ func CodexPluginsFor(env *tools.Env) (*CodexPlugins, []string) {
 	// relative CODEX_HOME and, on Windows, USERPROFILE (config.CodexHome, home.Dir).
 	home := config.CodexHome(env.Lookup)
 	if home == "" {
-		return nil, []string{"Codex home could not be established (CODEX_HOME and HOME are unset)"}
+		return nil, []string{"Codex home could not be established (CODEX_HOME is unset and no home directory is known)"}
 	}
 	return CodexPluginsAt(home)
 }
