@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/windows-dev-agent/wda/gen/release"
+	"github.com/windows-dev-agent/wda/host/codex"
 )
 
 // codexSession is one Codex home with the release installed. CODEX_HOME is not
@@ -110,10 +111,39 @@ func (e *Env) codexGroup() Group {
 				step{Tool: "capability_run", Namespace: codexNamespace, Input: askedCall(s.project)},
 			)
 			var err error
-			tr, err = e.runCodex(ctx, sc, func(ctx context.Context, env []string, args ...string) receipt {
+			tr, err = e.runCodex(ctx, sc, true, func(ctx context.Context, env []string, args ...string) receipt {
 				return s.codex(ctx, 5*time.Minute, env, args...)
 			})
 			return err
+		}},
+		{Name: "with the hooks running, no notice that they are not", Independent: true, Run: func(context.Context) error {
+			if r := tr.result("env_inspect"); strings.Contains(r, codex.HooksInactiveNotice) {
+				return fmt.Errorf("env_inspect said the hooks are not running in a session that ran them: %s", tail(r))
+			}
+			return nil
+		}},
+		{Name: "session without trusted hooks: the first result says the hooks are not running, once", Run: func(ctx context.Context) error {
+			plain := newScript(
+				step{Tool: "env_inspect", Namespace: codexNamespace, Input: map[string]any{}},
+				step{Tool: "env_inspect", Namespace: codexNamespace, Input: map[string]any{}},
+			)
+			untrusted, err := e.runCodex(ctx, plain, false, func(ctx context.Context, env []string, args ...string) receipt {
+				return s.codex(ctx, 5*time.Minute, env, args...)
+			})
+			if err != nil {
+				return err
+			}
+			rs := untrusted.results("env_inspect")
+			if len(rs) != 2 {
+				return fmt.Errorf("%d env_inspect results, want 2", len(rs))
+			}
+			if !strings.HasPrefix(rs[0], codex.HooksInactiveNotice) {
+				return fmt.Errorf("the first result has no notice: %s", tail(rs[0]))
+			}
+			if strings.Contains(rs[1], codex.HooksInactiveNotice) {
+				return fmt.Errorf("the notice was repeated: %s", tail(rs[1]))
+			}
+			return nil
 		}},
 		{Name: "the model was offered the ten tools", Independent: true, Run: func(context.Context) error {
 			return e.offeredAll(sc, nil, codexNamespace+"__")
@@ -143,17 +173,21 @@ type codexRunner func(ctx context.Context, env []string, args ...string) receipt
 
 // runCodex runs `codex exec --json` against the scripted model. Plugin hooks run only
 // once the user has trusted them (in the TUI's /hooks); exec has no such dialog, so
-// the run trusts them with --dangerously-bypass-hook-trust.
-func (e *Env) runCodex(ctx context.Context, sc *script, run codexRunner) (*codexTranscript, error) {
+// with trustHooks the run trusts them with --dangerously-bypass-hook-trust, and
+// without it they stay untrusted and do not run, as in a new user's first session.
+func (e *Env) runCodex(ctx context.Context, sc *script, trustHooks bool, run codexRunner) (*codexTranscript, error) {
 	model, err := serve(responsesModel(sc))
 	if err != nil {
 		return nil, err
 	}
 	defer func() { _ = model.Close() }() // the session is over; its results are in hand
 	provider := fmt.Sprintf(`model_providers.scripted={name="scripted",base_url="%s/v1",wire_api="responses",env_key="SCRIPTED_KEY",supports_websockets=false}`, model.URL)
-	r := run(ctx, []string{"SCRIPTED_KEY=scripted"}, "exec", "--skip-git-repo-check", "--json",
-		"-c", "model_provider=scripted", "-c", "model=scripted-model", "-c", provider,
-		"--dangerously-bypass-hook-trust", "use the tools")
+	args := []string{"exec", "--skip-git-repo-check", "--json",
+		"-c", "model_provider=scripted", "-c", "model=scripted-model", "-c", provider}
+	if trustHooks {
+		args = append(args, "--dangerously-bypass-hook-trust")
+	}
+	r := run(ctx, []string{"SCRIPTED_KEY=scripted"}, append(args, "use the tools")...)
 	if err := r.err(); err != nil {
 		return nil, err
 	}
@@ -211,6 +245,21 @@ func (t *codexTranscript) result(tool string) string {
 		}
 	}
 	return ""
+}
+
+// results are the texts of every result of tool, in order.
+func (t *codexTranscript) results(tool string) []string {
+	var out []string
+	for _, it := range t.items {
+		if it.Type == "mcp_tool_call" && it.Tool == tool && it.Result != nil {
+			var b strings.Builder
+			for _, c := range it.Result.Content {
+				b.WriteString(c.Text)
+			}
+			out = append(out, b.String())
+		}
+	}
+	return out
 }
 
 func (t *codexTranscript) failure(tool string) string {
