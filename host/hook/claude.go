@@ -131,7 +131,7 @@ func (c *call) sessionSummary(sid string) (audit.Summary, bool) {
 	if sid == "" {
 		return audit.Summary{}, false
 	}
-	events, err := audit.ReadSession(c.dataDir, sid)
+	events, err := audit.ReadSessionSummary(c.dataDir, sid)
 	if err != nil {
 		c.warnf("audit history unreadable: %v", err)
 		return audit.Summary{}, false

@@ -122,6 +122,15 @@ func BenchmarkReadSession(b *testing.B) {
 				}
 			}
 		})
+		b.Run(lg.name+"/summary-fields", func(b *testing.B) {
+			b.SetBytes(2 * SegmentLimit)
+			b.ReportAllocs()
+			for b.Loop() {
+				if evs, _ := ReadSessionSummary(dir, sid); len(evs) != len(want) {
+					b.Fatalf("%d records, want %d", len(evs), len(want))
+				}
+			}
+		})
 		b.Run(lg.name+"/decode-all", func(b *testing.B) {
 			b.SetBytes(2 * SegmentLimit)
 			b.ReportAllocs()
@@ -167,22 +176,30 @@ func BenchmarkAppendWhileReading(b *testing.B) {
 }
 
 // BenchmarkStopSummary is the Stop hook's work after start-up at the retention bound:
-// read one session's records (one in a hundred of about 13,600) and summarise them.
+// read one session's records with the summary reader and summarise them, where the
+// session owns one record in a hundred of about 13,600 ("1pct") or all of them ("all").
 func BenchmarkStopSummary(b *testing.B) {
 	const sid = "0f8e2d4c-6b1a-4e5f-9c3d-2a7b8e9f0a1b"
-	dir := b.TempDir()
-	fillSessions(b, dir, func(i int) string {
-		if i%100 == 0 {
-			return sid
-		}
-		return fmt.Sprintf("%08x-6b1a-4e5f-9c3d-2a7b8e9f0a1b", i)
-	})
-	b.SetBytes(2 * SegmentLimit)
-	b.ReportAllocs()
-	for b.Loop() {
-		evs, _ := ReadSession(dir, sid)
-		if s := Summarize(evs); s.TotalEvents == 0 {
-			b.Fatal("empty summary")
-		}
+	for _, lg := range []struct {
+		name  string
+		every int
+	}{{"1pct", 100}, {"all", 1}} {
+		dir := b.TempDir()
+		fillSessions(b, dir, func(i int) string {
+			if i%lg.every == 0 {
+				return sid
+			}
+			return fmt.Sprintf("%08x-6b1a-4e5f-9c3d-2a7b8e9f0a1b", i)
+		})
+		b.Run(lg.name, func(b *testing.B) {
+			b.SetBytes(2 * SegmentLimit)
+			b.ReportAllocs()
+			for b.Loop() {
+				evs, _ := ReadSessionSummary(dir, sid)
+				if s := Summarize(evs); s.TotalEvents == 0 {
+					b.Fatal("empty summary")
+				}
+			}
+		})
 	}
 }
