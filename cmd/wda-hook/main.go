@@ -7,10 +7,19 @@ package main
 
 import (
 	"os"
+	"runtime/debug"
 
 	"github.com/windows-dev-agent/wda/host/hook"
 )
 
+// heapLimit is where the collector starts in a hook process. A hook answers one event
+// and exits; the most any hook keeps is a Stop summary of a full log (about 12 MB), so
+// below this bound collecting garbage only costs time the process is about to get back
+// by exiting.
+const heapLimit = 128 << 20
+
 func main() {
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(heapLimit)
 	os.Exit(hook.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 }
