@@ -131,15 +131,12 @@ func (c *call) sessionSummary(sid string) (audit.Summary, bool) {
 	if sid == "" {
 		return audit.Summary{}, false
 	}
-	events, err := audit.ReadSessionSummary(c.dataDir, sid)
+	s, n, err := audit.SessionSummary(c.dataDir, sid)
 	if err != nil {
 		c.warnf("audit history unreadable: %v", err)
 		return audit.Summary{}, false
 	}
-	if len(events) == 0 {
-		return audit.Summary{}, false
-	}
-	return audit.Summarize(events), true
+	return s, n > 0
 }
 
 // outcomeInput is the facts the outcome rules need, from the tool's own declarations in

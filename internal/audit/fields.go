@@ -5,55 +5,65 @@ import (
 	"unicode/utf8"
 )
 
-// summaryKeys are the record members Summarize reads (summary.go); the Stop hooks need
-// nothing else.
-var summaryKeys = [...]string{"event", "lifecycle_event", "tool_name", "execution_outcome", "success",
-	"execution_started", "permission_denied", "session_id", "tool_use_id"}
-
-// ReadSessionSummary is ReadSession for Summarize: the same records, each holding only
-// the members Summarize reads. Records are flat objects of strings, numbers, booleans
-// and nulls (Append writes nothing else), which a scanner reads without building a map
-// of every member; any other line goes through the full decoder. The result is what
-// ReadSession's records cut to those members would be (TestSummaryLineMatchesDecode,
-// FuzzSummaryLine). It is the Stop hooks' reader: a session that filled the log has
-// about 20,000 records to summarise.
-func ReadSessionSummary(dataDir, sessionID string) ([]map[string]any, error) {
+// SessionSummary is Summarize(ReadSession(dataDir, sessionID)) for the Stop hooks, with
+// the number of records summarised (0: the session has none). It reads the same lines
+// and keeps the same records, but a record becomes only the facts the summary reads
+// (fact): records are flat objects of strings, numbers, booleans and nulls (Append
+// writes nothing else), which a scanner reads without building a map of every member;
+// any other line goes through the full decoder. The answer is the same either way
+// (TestSessionSummaryMatchesSummarize, FuzzScanFact). A session that filled the log has
+// about 13,600 records to summarise.
+func SessionSummary(dataDir, sessionID string) (Summary, int, error) {
 	if sessionID == "" {
-		return nil, nil
+		return Summary{}, 0, nil
 	}
 	segs, err := readRetained(dataDir, openRead)
 	if err != nil {
-		return nil, err
+		return Summary{}, 0, err
 	}
-	var out []map[string]any
+	var facts []fact
 	seen := words{}
 	for _, data := range segs {
 		sessionLines(data, sessionID, func(line []byte) {
-			if m := summaryLine(line, seen); m != nil {
-				if s, ok := m["session_id"].(string); ok && s == sessionID {
-					out = append(out, m)
-				}
+			if f, ok := lineFact(line, seen); ok && f.session == sessionID {
+				facts = append(facts, f)
 			}
 		})
 	}
-	return out, nil
+	if len(facts) == 0 {
+		return Summary{}, 0, nil
+	}
+	return summarize(facts), len(facts), nil
+}
+
+// lineFact is factOf(decodeLine(line)); false when the line is not a record. seen
+// interns the values that repeat (nil: none).
+func lineFact(line []byte, seen words) (fact, bool) {
+	if f, ok := scanFact(line, seen); ok {
+		return f, true
+	}
+	full := decodeLine(line)
+	if full == nil {
+		return fact{}, false
+	}
+	return factOf(full), true
 }
 
 // words interns the string values that repeat from record to record (event names,
 // outcomes, tool names, the session id), so each is one string however many records
 // hold it; nil interns nothing.
-type words map[string]any
+type words map[string]string
 
-func (w words) value(b []byte) any {
+func (w words) str(b []byte) string {
 	if w == nil {
 		return string(b)
 	}
 	if v, ok := w[string(b)]; ok {
 		return v
 	}
-	v := any(string(b))
+	v := string(b)
 	if len(w) < maxWords {
-		w[string(b)] = v
+		w[v] = v
 	}
 	return v
 }
@@ -61,82 +71,88 @@ func (w words) value(b []byte) any {
 // maxWords bounds a reader's interned strings.
 const maxWords = 256
 
-// summaryLine is decodeLine cut to summaryKeys: nil when the line is not a record.
-// seen interns repeating values (nil: none).
-func summaryLine(line []byte, seen words) map[string]any {
-	if m, ok := scanFlat(line, seen); ok {
-		return m
-	}
-	full := decodeLine(line)
-	if full == nil {
-		return nil
-	}
-	m := make(map[string]any, len(summaryKeys))
-	for _, k := range summaryKeys {
-		if v, ok := full[k]; ok {
-			m[k] = v
-		}
-	}
-	return m
-}
+// A JSON value the scanner read, by kind.
+const (
+	vString = iota
+	vNumber
+	vTrue
+	vFalse
+	vNull
+)
 
-// scanFlat reads line as one flat JSON object whose keys have no escapes and whose
+// scanFact reads line as one flat JSON object whose keys have no escapes and whose
 // values are strings without escapes or control characters, numbers, true, false or
-// null, keeping the members named in summaryKeys. ok is false for anything else —
-// nesting, escapes, invalid UTF-8, a number a float64 cannot hold, bad syntax — and the
-// caller decodes the line in full instead, so the answer never differs from the
-// decoder's.
-func scanFlat(line []byte, seen words) (m map[string]any, ok bool) {
-	s := scanner{b: line, seen: seen}
+// null, into the facts the summary reads. ok is false for anything else — nesting,
+// escapes, invalid UTF-8, a number a float64 cannot hold, bad syntax — and the caller
+// decodes the line in full instead, so the answer never differs from the decoder's.
+// A member given twice counts as the decoder counts it: the last one.
+func scanFact(line []byte, seen words) (f fact, ok bool) {
+	s := scanner{b: line}
 	s.space()
 	if !s.byte('{') {
-		return nil, false
+		return fact{}, false
 	}
-	m = make(map[string]any, len(summaryKeys))
 	s.space()
 	if s.byte('}') {
-		return m, s.end()
+		return f, s.end()
 	}
 	for {
 		s.space()
 		key, ok := s.plainString()
 		if !ok {
-			return nil, false
+			return fact{}, false
 		}
 		s.space()
 		if !s.byte(':') {
-			return nil, false
+			return fact{}, false
 		}
 		s.space()
-		want := ""
-		for _, k := range summaryKeys {
-			if string(key) == k {
-				want = k
-				break
-			}
-		}
-		// A call's tool_use_id is its own: interning it would only fill the table.
-		v, ok := s.value(want != "", want != "tool_use_id")
+		kind, str, ok := s.value()
 		if !ok {
-			return nil, false
+			return fact{}, false
 		}
-		if want != "" {
-			m[want] = v
+		text := func(intern bool) string {
+			switch {
+			case kind != vString:
+				return ""
+			case intern:
+				return seen.str(str)
+			}
+			return string(str)
+		}
+		switch string(key) {
+		case "event":
+			f.event = text(true)
+		case "lifecycle_event":
+			f.lifecycleEvent = text(true)
+		case "tool_name":
+			f.tool = text(true)
+		case "execution_outcome":
+			f.hasOutcome, f.outcome = true, text(true)
+		case "session_id":
+			f.session = text(true)
+		case "tool_use_id":
+			f.useID = text(false) // a call's own: interning it would only fill the table
+		case "success":
+			f.successFalse = kind == vFalse
+		case "execution_started":
+			f.started = kind == vTrue
+		case "permission_denied":
+			f.denied = kind == vTrue
 		}
 		s.space()
 		if s.byte('}') {
-			return m, s.end()
+			return f, s.end()
 		}
 		if !s.byte(',') {
-			return nil, false
+			return fact{}, false
 		}
 	}
 }
 
 type scanner struct {
-	b    []byte
-	i    int
-	seen words
+	b []byte
+	i int
 }
 
 func (s *scanner) space() {
@@ -192,32 +208,25 @@ func (s *scanner) plainString() ([]byte, bool) {
 	return nil, false
 }
 
-// value reads a string, number, true, false or null; a string becomes a Go string only
-// when keep is set (the others are checked and skipped), interned when intern is.
-func (s *scanner) value(keep, intern bool) (any, bool) {
+// value reads a string, number, true, false or null: its kind, and a string's bytes.
+func (s *scanner) value() (kind int, str []byte, ok bool) {
 	if s.i >= len(s.b) {
-		return nil, false
+		return 0, nil, false
 	}
 	switch c := s.b[s.i]; {
 	case c == '"':
 		str, ok := s.plainString()
-		if !ok || !keep {
-			return nil, ok
-		}
-		if intern {
-			return s.seen.value(str), true
-		}
-		return string(str), true
+		return vString, str, ok
 	case c == 't':
-		return true, s.word("true")
+		return vTrue, nil, s.word("true")
 	case c == 'f':
-		return false, s.word("false")
+		return vFalse, nil, s.word("false")
 	case c == 'n':
-		return nil, s.word("null")
+		return vNull, nil, s.word("null")
 	case c == '-' || '0' <= c && c <= '9':
-		return s.number()
+		return vNumber, nil, s.number()
 	}
-	return nil, false
+	return 0, nil, false
 }
 
 func (s *scanner) word(w string) bool {
@@ -228,31 +237,27 @@ func (s *scanner) word(w string) bool {
 	return false
 }
 
-// number reads a JSON number (RFC 8259 grammar) that a float64 holds.
-func (s *scanner) number() (any, bool) {
+// number reads a JSON number (RFC 8259 grammar) that a float64 holds, as the decoder
+// requires of every number in a record it keeps.
+func (s *scanner) number() bool {
 	start := s.i
 	s.byte('-')
-	if s.byte('0') {
-		// no further integer digits after a leading zero
-	} else if !s.digits() {
-		return nil, false
+	if !s.byte('0') && !s.digits() {
+		return false
 	}
 	if s.byte('.') && !s.digits() {
-		return nil, false
+		return false
 	}
 	if s.byte('e') || s.byte('E') {
 		if !s.byte('+') {
 			s.byte('-')
 		}
 		if !s.digits() {
-			return nil, false
+			return false
 		}
 	}
-	f, err := strconv.ParseFloat(string(s.b[start:s.i]), 64)
-	if err != nil {
-		return nil, false
-	}
-	return f, true
+	_, err := strconv.ParseFloat(string(s.b[start:s.i]), 64)
+	return err == nil
 }
 
 // digits reads one or more decimal digits.

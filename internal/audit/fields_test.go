@@ -7,19 +7,24 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// summaryOracle is decodeLine cut to summaryKeys: what summaryLine must answer.
-func summaryOracle(line []byte) map[string]any {
+// factOracle is factOf(decodeLine(line)): what lineFact must answer.
+func factOracle(line []byte) (fact, bool) {
 	full := decodeLine(line)
 	if full == nil {
-		return nil
+		return fact{}, false
 	}
-	m := map[string]any{}
-	for _, k := range summaryKeys {
-		if v, ok := full[k]; ok {
-			m[k] = v
-		}
-	}
-	return m
+	return factOf(full), true
+}
+
+type factResult struct {
+	F  fact
+	OK bool
+}
+
+func diffFacts(line []byte) string {
+	wf, wok := factOracle(line)
+	gf, gok := lineFact(line, words{})
+	return cmp.Diff(factResult{wf, wok}, factResult{gf, gok}, cmp.AllowUnexported(fact{}))
 }
 
 var summaryLineSeeds = []string{
@@ -44,22 +49,26 @@ var summaryLineSeeds = []string{
 	`{`,
 	`[]`,
 	`{"session_id":"s1","success":nul}`,
+	`{"execution_outcome":"failed","execution_outcome":null,"success":false}`,
+	`{"event":"A","event":5,"tool_name":true,"execution_started":"true","permission_denied":1}`,
+	`{"session_id":"s1","n":-}`,
+	`{"session_id":"s1","n":1.}`,
 }
 
-func TestSummaryLineMatchesDecode(t *testing.T) {
+func TestScanFactMatchesDecode(t *testing.T) {
 	t.Parallel()
 	for _, in := range summaryLineSeeds {
-		if d := cmp.Diff(summaryOracle([]byte(in)), summaryLine([]byte(in), words{})); d != "" {
-			t.Errorf("%s (-decode +summaryLine):\n%s", in, d)
+		if d := diffFacts([]byte(in)); d != "" {
+			t.Errorf("%s (-decode +scan):\n%s", in, d)
 		}
 	}
 	// The common records take the fast path.
-	if _, ok := scanFlat([]byte(summaryLineSeeds[0]), nil); !ok {
+	if _, ok := scanFact([]byte(summaryLineSeeds[0]), nil); !ok {
 		t.Error("a record as Append writes it did not take the scanner's path")
 	}
 }
 
-func FuzzSummaryLine(f *testing.F) {
+func FuzzScanFact(f *testing.F) {
 	for _, s := range summaryLineSeeds {
 		f.Add([]byte(s))
 	}
@@ -68,22 +77,24 @@ func FuzzSummaryLine(f *testing.F) {
 		if len(line) == 0 || line[0] != '{' {
 			return // eachLine hands over nothing else
 		}
-		if d := cmp.Diff(summaryOracle(line), summaryLine(line, words{})); d != "" {
-			t.Errorf("%q (-decode +summaryLine):\n%s", line, d)
+		if d := diffFacts(line); d != "" {
+			t.Errorf("%q (-decode +scan):\n%s", line, d)
 		}
 	})
 }
 
-// TestReadSessionSummaryMatchesReadSession: on a real log, the summary reader gives
-// ReadSession's records cut to the summary's members, and the same Summary.
-func TestReadSessionSummaryMatchesReadSession(t *testing.T) {
+// TestSessionSummaryMatchesSummarize: on a real log, the Stop hooks' summary is
+// Summarize of ReadSession's records.
+func TestSessionSummaryMatchesSummarize(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	for i, r := range []Record{
 		{Event: EventPreToolUse, SessionID: "s1", ToolUseID: "u1", ToolName: "Bash", PermissionDenied: new(true), PermissionDecision: DecisionDeny, ExecutionOutcome: NotApplicable},
+		{Event: EventPreToolUse, SessionID: "s1", ToolUseID: "u2", ToolName: "t", ExecutionOutcome: NotApplicable},
 		{Event: EventPostToolUse, SessionID: "s1", ToolUseID: "u2", ToolName: "t", Success: new(true), ExecutionStarted: new(true), ExecutionOutcome: Succeeded},
 		{Event: EventToolCall, SessionID: "s2", ToolName: "t", ExecutionOutcome: Failed},
-		{Event: EventToolCall, SessionID: "s1", ToolName: "t", ExecutionOutcome: Failed, DurationMS: new(1.5)},
+		{Event: EventToolCall, SessionID: "s1", ToolName: "u", ExecutionOutcome: Failed, DurationMS: new(1.5)},
+		{Event: EventToolCall, SessionID: "s1", ToolUseID: "u2", ToolName: "t", ExecutionOutcome: Succeeded},
 	} {
 		if err := Append(dir, r); err != nil {
 			t.Fatalf("record %d: %v", i, err)
@@ -93,25 +104,17 @@ func TestReadSessionSummaryMatchesReadSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cut, err := ReadSessionSummary(dir, "s1")
+	got, n, err := SessionSummary(dir, "s1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(full) != 3 || len(cut) != len(full) {
-		t.Fatalf("%d full records, %d cut", len(full), len(cut))
+	if n != len(full) || n != 5 {
+		t.Fatalf("%d records summarised, ReadSession has %d", n, len(full))
 	}
-	for i := range full {
-		want := map[string]any{}
-		for _, k := range summaryKeys {
-			if v, ok := full[i][k]; ok {
-				want[k] = v
-			}
-		}
-		if d := cmp.Diff(want, cut[i]); d != "" {
-			t.Errorf("record %d (-want +got):\n%s", i, d)
-		}
+	if d := cmp.Diff(Summarize(full), got); d != "" {
+		t.Errorf("summary (-Summarize +SessionSummary):\n%s", d)
 	}
-	if d := cmp.Diff(Summarize(full), Summarize(cut)); d != "" {
-		t.Errorf("summary (-full +cut):\n%s", d)
+	if _, n, _ := SessionSummary(dir, "nobody"); n != 0 {
+		t.Errorf("a session without records: %d", n)
 	}
 }

@@ -62,20 +62,57 @@ func IsRefusal(ev map[string]any) bool {
 // true whatever the outcome; a call any of whose records is a denial counts once as a
 // denial.
 func Summarize(events []map[string]any) Summary {
+	facts := make([]fact, len(events))
+	for i, ev := range events {
+		facts[i] = factOf(ev)
+	}
+	return summarize(facts)
+}
+
+// fact is what the summary reads of one record: its string members ("" when absent or
+// not a string) and the four tests it makes of the others.
+type fact struct {
+	event, lifecycleEvent, tool, outcome, session, useID string
+	// hasOutcome: execution_outcome is present (whatever its value); successFalse:
+	// success is the boolean false; started, denied: execution_started and
+	// permission_denied are the boolean true.
+	hasOutcome, successFalse, started, denied bool
+}
+
+// factOf reads a decoded record.
+func factOf(ev map[string]any) fact {
+	str := func(k string) string { s, _ := ev[k].(string); return s }
+	_, hasOutcome := ev["execution_outcome"]
+	return fact{
+		event: str("event"), lifecycleEvent: str("lifecycle_event"), tool: str("tool_name"),
+		outcome: str("execution_outcome"), session: str("session_id"), useID: str("tool_use_id"),
+		hasOutcome: hasOutcome, successFalse: ev["success"] == false,
+		started: ev["execution_started"] == true, denied: ev["permission_denied"] == true,
+	}
+}
+
+// failed is IsFailure of the record.
+func (f fact) failed() bool {
+	if f.hasOutcome {
+		return f.outcome == Failed
+	}
+	return f.successFalse
+}
+
+func summarize(facts []fact) Summary {
 	s := Summary{EventTypes: map[string]int{}, Tools: map[string]int{}}
-	for _, c := range groupCalls(events) {
-		ev := events[c.rep]
+	for _, c := range groupCalls(facts) {
+		f := facts[c.rep]
 		s.TotalEvents++
-		name, _ := ev["event"].(string)
+		name := f.event
 		if name == "" {
 			name = "unknown"
 		}
 		s.EventTypes[name]++
-		tool, _ := ev["tool_name"].(string)
-		if tool != "" {
-			s.Tools[tool]++
+		if f.tool != "" {
+			s.Tools[f.tool]++
 		}
-		switch ev["execution_outcome"] {
+		switch f.outcome {
 		case Succeeded:
 			s.ExecutionSucceeded++
 		case Unknown:
@@ -85,16 +122,16 @@ func Summarize(events []map[string]any) Summary {
 		case NotApplicable:
 			s.NotApplicable++
 		}
-		if IsFailure(ev) {
+		if f.failed() {
 			s.ExecutionFailed++
-			s.LastFailureTool = tool
+			s.LastFailureTool = f.tool
 		}
-		if ev["execution_started"] == true {
+		if f.started {
 			s.ExternalProcessStarted++
 		}
 		if c.denied {
 			s.PermissionDenials++
-			s.LastDeniedTool = tool
+			s.LastDeniedTool = f.tool
 		}
 	}
 	return s
@@ -115,10 +152,10 @@ const (
 	kindServer          // tools/call: the server's completion
 )
 
-func recordKind(ev map[string]any) int {
-	name, _ := ev["lifecycle_event"].(string)
+func recordKind(f fact) int {
+	name := f.lifecycleEvent
 	if name == "" {
-		name, _ = ev["event"].(string)
+		name = f.event
 	}
 	switch name {
 	case EventPreToolUse, EventPermissionRequest:
@@ -134,11 +171,7 @@ func recordKind(ev map[string]any) int {
 // callKey names a call across records: its session and the host's tool_use_id.
 type callKey struct{ session, useID string }
 
-func keyOf(ev map[string]any) callKey {
-	s, _ := ev["session_id"].(string)
-	u, _ := ev["tool_use_id"].(string)
-	return callKey{s, u}
-}
+func keyOf(f fact) callKey { return callKey{f.session, f.useID} }
 
 // groupCalls recognises the records of one call (docs/audit.md, "The Stop summary"):
 //
@@ -161,7 +194,7 @@ func keyOf(ev map[string]any) callKey {
 // and counting a record too many is better than hiding a call.
 // The calls are returned in the order of their representative records: the
 // completion, or a decision-only call's last decision.
-func groupCalls(events []map[string]any) []call {
+func groupCalls(events []fact) []call {
 	hookSessions := map[string]bool{}
 	hookIDs := map[callKey]bool{}
 	anyHook := false
@@ -175,7 +208,7 @@ func groupCalls(events []map[string]any) []call {
 			}
 		}
 	}
-	shadowed := func(ev map[string]any) bool {
+	shadowed := func(ev fact) bool {
 		k := keyOf(ev)
 		if k.useID != "" {
 			return hookIDs[k]
@@ -211,7 +244,7 @@ func groupCalls(events []map[string]any) []call {
 		default:
 			continue
 		}
-		denied := ev["permission_denied"] == true
+		denied := ev.denied
 		k := keyOf(ev)
 		if k.useID != "" {
 			if c, ok := completion[k]; ok {

@@ -221,7 +221,11 @@ func TestGroupCallsServerPairing(t *testing.T) {
 		}
 		evs = append(evs, ParseLines(line)...)
 	}
-	if d := cmp.Diff([]call{{rep: 2}, {rep: 3}}, groupCalls(evs), cmp.AllowUnexported(call{})); d != "" {
+	facts := make([]fact, len(evs))
+	for i, ev := range evs {
+		facts[i] = factOf(ev)
+	}
+	if d := cmp.Diff([]call{{rep: 2}, {rep: 3}}, groupCalls(facts), cmp.AllowUnexported(call{})); d != "" {
 		t.Errorf("calls (-want +got):\n%s", d)
 	}
 }
