@@ -117,8 +117,10 @@ func (e *Env) codexGroup() Group {
 			return err
 		}},
 		{Name: "with the hooks running, no notice that they are not", Independent: true, Run: func(context.Context) error {
-			if r := tr.result("env_inspect"); strings.Contains(r, codex.HooksInactiveNotice) {
-				return fmt.Errorf("env_inspect said the hooks are not running in a session that ran them: %s", tail(r))
+			for _, r := range tr.results("env_inspect") {
+				if strings.Contains(r, codex.HooksInactiveNotice) {
+					return fmt.Errorf("env_inspect said the hooks are not running in a session that ran them: %s", tail(r))
+				}
 			}
 			return nil
 		}},
