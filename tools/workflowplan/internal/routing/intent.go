@@ -9,8 +9,8 @@ import (
 // maxQuery is package_search's query bound.
 const maxQuery = 160
 
-// intent is what an install-like task asks for (docs/tools/workflow_plan.md, "Install
-// tasks"). The zero value means the task is not one.
+// intent is what an install-like task asks for (docs/tools/workflow_plan.md,
+// "Decision", step 1). The zero value means the task is not one.
 type intent struct {
 	// verb is the lowercased install verb: install, reinstall, uninstall or upgrade.
 	verb string
