@@ -1,9 +1,14 @@
 package audit
 
 import (
+	"encoding/binary"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 )
+
+// maxSegments is how many segments a snapshot holds: agent.log.1 and agent.log.
+const maxSegments = 2
 
 // SessionSummary is Summarize(ReadSession(dataDir, sessionID)) for the Stop hooks, with
 // the number of records summarised (0: the session has none). It reads the same lines
@@ -17,19 +22,33 @@ func SessionSummary(dataDir, sessionID string) (Summary, int, error) {
 	if sessionID == "" {
 		return Summary{}, 0, nil
 	}
-	segs, err := readRetained(dataDir, openRead)
+	// The two segments are read and scanned at the same time: a session that filled
+	// the log has thousands of records in each, and a Stop hook's wall time is what
+	// the user waits for.
+	var per [maxSegments][]fact
+	err := eachRetained(dataDir, openRead, func(i int, next func() ([]byte, error)) {
+		var facts []fact
+		seen := words{}
+		for {
+			piece, err := next()
+			if err != nil {
+				return // a segment that cannot be read is skipped, as Read skips it
+			}
+			if piece == nil {
+				break
+			}
+			sessionLines(piece, sessionID, func(line []byte) {
+				if f, ok := lineFact(line, seen); ok && f.session == sessionID {
+					facts = append(facts, f)
+				}
+			})
+		}
+		per[i] = facts
+	})
 	if err != nil {
 		return Summary{}, 0, err
 	}
-	var facts []fact
-	seen := words{}
-	for _, data := range segs {
-		sessionLines(data, sessionID, func(line []byte) {
-			if f, ok := lineFact(line, seen); ok && f.session == sessionID {
-				facts = append(facts, f)
-			}
-		})
-	}
+	facts := slices.Concat(per[:]...)
 	if len(facts) == 0 {
 		return Summary{}, 0, nil
 	}
@@ -189,6 +208,15 @@ func (s *scanner) plainString() ([]byte, bool) {
 	start := s.i
 	ascii := true
 	for s.i < len(s.b) {
+		// Most of a log's bytes are in long plain ASCII strings (commands, paths,
+		// messages): skip eight of those bytes at a time; a word that may hold a byte
+		// of interest goes through the byte test below.
+		for s.i+8 <= len(s.b) && !mayStop(binary.LittleEndian.Uint64(s.b[s.i:])) {
+			s.i += 8
+		}
+		if s.i >= len(s.b) {
+			break
+		}
 		c := s.b[s.i]
 		switch {
 		case c == '"':
@@ -206,6 +234,22 @@ func (s *scanner) plainString() ([]byte, bool) {
 		s.i++
 	}
 	return nil, false
+}
+
+// Eight bytes in one word, for mayStop.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// mayStop reports whether the eight bytes of w may hold a quote, a backslash, a
+// control character or a byte of a multi-byte UTF-8 sequence: the bytes that end or
+// qualify a plain string. It never misses one (a byte below 0x20 has its top bit set
+// after the subtraction; a byte equal to '"' or '\\' is zero after the xor, and the
+// same test finds zeros); a false alarm only sends the word to the byte-by-byte test.
+func mayStop(w uint64) bool {
+	lt := func(x, n uint64) uint64 { return (x - ones*n) &^ x & highs } // a byte of x below n
+	return (w&highs | lt(w, 0x20) | lt(w^(ones*'"'), 1) | lt(w^(ones*'\\'), 1)) != 0
 }
 
 // value reads a string, number, true, false or null: its kind, and a string's bytes.

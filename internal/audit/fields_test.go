@@ -2,6 +2,8 @@ package audit
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -53,6 +55,15 @@ var summaryLineSeeds = []string{
 	`{"event":"A","event":5,"tool_name":true,"execution_started":"true","permission_denied":1}`,
 	`{"session_id":"s1","n":-}`,
 	`{"session_id":"s1","n":1.}`,
+	// Long strings, read eight bytes at a time, with the byte to stop at in each
+	// position of a word.
+	`{"session_id":"s1","tool_name":"go test ./... -run TestSomething -count 1 -v"}`,
+	`{"session_id":"s1","x":"0123456789abcdef` + "\x01" + `0123"}`,
+	`{"session_id":"s1","x":"0123456789abcde` + "\xc3\xa9" + `0123456789abcdef"}`,
+	`{"session_id":"s1","x":"0123456789abcdefg` + "\xff" + `0123456789"}`,
+	`{"session_id":"s1","x":"0123456789abcdefgh\u00410123456789"}`,
+	`{"session_id":"s1","tool_name":"0123456789abcdefghi"}`,
+	`{"session_id":"s1","x":"0123456789abcdefghij`,
 }
 
 func TestScanFactMatchesDecode(t *testing.T) {
@@ -116,5 +127,43 @@ func TestSessionSummaryMatchesSummarize(t *testing.T) {
 	}
 	if _, n, _ := SessionSummary(dir, "nobody"); n != 0 {
 		t.Errorf("a session without records: %d", n)
+	}
+}
+
+// TestMayStopNeverMisses: for every byte value at every position of a word of plain
+// bytes, and for words of random bytes, mayStop is true whenever a byte of the word is
+// one plainString must look at (false alarms are allowed).
+func TestMayStopNeverMisses(t *testing.T) {
+	t.Parallel()
+	stops := func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 || c >= 0x80 }
+	check := func(word [8]byte) {
+		want := false
+		for _, c := range word {
+			want = want || stops(c)
+		}
+		if want && !mayStop(binary.LittleEndian.Uint64(word[:])) {
+			t.Errorf("mayStop(%q) = false; the word holds a byte to stop at", word[:])
+		}
+	}
+	for _, plain := range []byte{'a', ' ', '~', '!', '#', '[', ']'} {
+		for pos := range 8 {
+			for c := range 256 {
+				var w [8]byte
+				for i := range w {
+					w[i] = plain
+				}
+				w[pos] = byte(c)
+				check(w)
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 200000 {
+		var w [8]byte
+		binary.LittleEndian.PutUint64(w[:], r.Uint64())
+		check(w)
+	}
+	if mayStop(binary.LittleEndian.Uint64([]byte("plain ok"))) {
+		t.Error("mayStop of eight plain ASCII bytes is true: the fast path never runs")
 	}
 }

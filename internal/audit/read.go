@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 )
 
@@ -91,6 +92,118 @@ func readRetained(dataDir string, open func(string) (*os.File, error)) ([][]byte
 		out = append(out, data)
 	}
 	return out, nil
+}
+
+// eachRetained reads the retained segments of one snapshot as readRetained does, but
+// each on a goroutine of its own and in pieces: scan(i, next) is called once per
+// segment (i is its place, oldest first) and calls next() for each piece of the
+// segment's bytes, nil at the end. Pieces end at line boundaries (the last may end
+// where the segment does), so eachLine and sessionLines see the same lines in them as
+// in the whole segment; a piece is valid only until the next call. scan's error
+// result is the read error that cut the segment short (readRetained skips such a
+// segment; so must the caller). eachRetained returns when every scan has.
+//
+// A Stop hook reads through one small buffer per segment rather than the whole log:
+// a hook process never collects garbage (cmd/wda-hook), and on a virtual machine the
+// first touch of each fresh page of a 4 MiB buffer cost more than reading the file.
+func eachRetained(dataDir string, open func(string) (*os.File, error), scan func(i int, next func() ([]byte, error))) error {
+	if dataDir == "" {
+		return errors.New("audit: empty data dir")
+	}
+	held := snapshot(dataDir, open)
+	defer func() {
+		for _, h := range held {
+			h.f.Close()
+		}
+	}()
+	one := func(i int) {
+		r := newPieceReader(held[i].f, held[i].info.Size(), pieceBytes)
+		scan(i, r.next)
+	}
+	var wg sync.WaitGroup
+	for i := 1; i < len(held); i++ {
+		wg.Go(func() { one(i) })
+	}
+	if len(held) > 0 {
+		one(0)
+	}
+	wg.Wait()
+	return nil
+}
+
+// pieceBytes is a piece reader's starting buffer; a line longer than that grows it.
+const pieceBytes = 256 << 10
+
+// pieceReader yields the bytes readHeld would return, in pieces that end at a newline.
+type pieceReader struct {
+	f         *os.File
+	off, end  int64
+	skipFirst bool // the read starts inside a line: drop bytes up to the first newline
+	buf       []byte
+	bufBytes  int    // the first buffer's size
+	keep      int    // bytes of an unfinished line at the start of buf
+	rest      []byte // an unfinished line after the piece just returned, moved to the front by the next call
+	done      bool
+}
+
+func newPieceReader(f *os.File, size int64, bufBytes int) *pieceReader {
+	r := &pieceReader{f: f, end: size, bufBytes: max(bufBytes, 1)}
+	if size > maxSegmentRead {
+		// As readHeld: start one byte early, so a newline there starts the tail on a
+		// whole line.
+		r.off, r.skipFirst = size-maxSegmentRead-1, true
+	}
+	return r
+}
+
+// next returns the next piece, nil at the end, or the error that ended the read.
+func (r *pieceReader) next() ([]byte, error) {
+	if r.rest != nil {
+		r.keep, r.rest = copy(r.buf, r.rest), nil
+	}
+	for !r.done {
+		if r.buf == nil {
+			r.buf = make([]byte, min(int64(r.bufBytes), max(r.end-r.off, 1)))
+		}
+		if r.keep == len(r.buf) {
+			r.buf = append(r.buf, make([]byte, len(r.buf))...)
+		}
+		want := int(min(int64(len(r.buf)-r.keep), r.end-r.off))
+		got, err := r.f.ReadAt(r.buf[r.keep:r.keep+want], r.off)
+		r.off += int64(got)
+		if err != nil && !errors.Is(err, io.EOF) {
+			r.done = true
+			return nil, err
+		}
+		last := err != nil || got < want || r.off >= r.end
+		data := r.buf[:r.keep+got]
+		r.keep = 0
+		if r.skipFirst {
+			i := bytes.IndexByte(data, '\n')
+			if i < 0 {
+				r.done = last
+				continue
+			}
+			data, r.skipFirst = data[i+1:], false
+		}
+		if last {
+			r.done = true
+			if len(data) == 0 {
+				return nil, nil
+			}
+			return data, nil
+		}
+		j := bytes.LastIndexByte(data, '\n')
+		if j < 0 {
+			r.keep = copy(r.buf, data)
+			continue
+		}
+		if j+1 < len(data) {
+			r.rest = data[j+1:]
+		}
+		return data[:j+1], nil
+	}
+	return nil, nil
 }
 
 // heldSegment is a segment opened for reading and its state when opened.

@@ -195,8 +195,20 @@ func keyOf(f fact) callKey { return callKey{f.session, f.useID} }
 // The calls are returned in the order of their representative records: the
 // completion, or a decision-only call's last decision.
 func groupCalls(events []fact) []call {
+	// The maps are sized up front: a session that filled the log has thousands of
+	// calls, and growing a map copies it (memory a hook process touches once and
+	// never collects).
+	hooks, withID := 0, 0
+	for _, ev := range events {
+		if ev.useID != "" {
+			withID++
+			if recordKind(ev) == kindHook {
+				hooks++
+			}
+		}
+	}
 	hookSessions := map[string]bool{}
-	hookIDs := map[callKey]bool{}
+	hookIDs := make(map[callKey]bool, hooks)
 	anyHook := false
 	for _, ev := range events {
 		if recordKind(ev) == kindHook {
@@ -215,8 +227,8 @@ func groupCalls(events []fact) []call {
 		}
 		return hookSessions[k.session] || (k.session == "" && anyHook)
 	}
-	var calls []call
-	completion := map[callKey]int{} // first completion call of each key
+	calls := make([]call, 0, len(events))
+	completion := make(map[callKey]int, withID) // first completion call of each key
 	for i, ev := range events {
 		switch recordKind(ev) {
 		case kindHook:
