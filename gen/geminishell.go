@@ -3,6 +3,8 @@ package gen
 import (
 	"regexp"
 	"strings"
+
+	"github.com/windows-dev-agent/wda/host/classify"
 )
 
 // GeminiShellTool is Gemini CLI's shell tool, which its policy engine can match.
@@ -16,18 +18,10 @@ const GeminiShellTool = "run_shell_command"
 // escapes, look-alike letters and encoded commands, which the classifier undoes, get
 // through here; a test keeps every denial a command the classifier forbids.
 
-// shellVerbs remove, move, rename or clear their target (the classifier's verbs).
-var shellVerbs = []string{"remove-item", "ri", "rm", "rmdir", "rd", "del", "deltree", "erase", "delete",
-	"remove-itemproperty", "rp", "move-item", "mi", "mv", "move", "rename-item", "rni", "ren", "rename",
-	"clear-item", "cli", "clear-itemproperty", "clp", "shred", "sdelete", "sdelete64", "unlink"}
-
-// registryHives are the protected registry roots and their long names.
-var registryHives = []string{"hklm", "hkey_local_machine", "hkcr", "hkey_classes_root", "hkcc", "hkey_current_config"}
-
 // geminiShellRules are the deny rules for Gemini's shell tool.
 func geminiShellRules() []geminiRule {
 	in := `\x00"command":"[^\x00]*`
-	verb := words(shellVerbs...)
+	verb := words(classify.RemovalVerbs()...)
 	sys := fold(`c:\\windows\\system32`)
 	// No group carries a quantifier: Gemini refuses such a pattern as a possible ReDoS
 	// (isSafeRegExp in its policy loader), so optional parts are empty alternatives.
@@ -42,8 +36,8 @@ func geminiShellRules() []geminiRule {
 		// cipher with a /w switch.
 		in + `\b` + fold("cipher") + `(?:|\.` + fold("exe") + `)\b[^\x00]*\s[/-][wW](?:[:\s"]|\\)`,
 		// A removal, move or clear and a protected hive, in either order.
-		in + verb + `[^\x00]*` + words(registryHives...),
-		in + words(registryHives...) + `[^\x00]*` + verb,
+		in + verb + `[^\x00]*` + words(classify.ProtectedHives()...),
+		in + words(classify.ProtectedHives()...) + `[^\x00]*` + verb,
 		// The same with the system directory named as a path.
 		in + verb + `[^\x00]*` + sys,
 		in + sys + `[^\x00]*` + verb,

@@ -540,3 +540,24 @@ func (e *globElem) matches(b byte) bool {
 	}
 	return e.lit == b
 }
+
+// RemovalVerbs are the words the forbidden rules take as removing, moving, renaming or
+// clearing their target, and ProtectedHives the registry roots those rules protect, in
+// lower case. They are for a host whose own policy restates the plain forms of the
+// rules because no hook of ours runs there (gen's Gemini policy, docs/hosts/gemini.md).
+func RemovalVerbs() []string { return wordsOf(wVerb) }
+
+// ProtectedHives: see RemovalVerbs.
+func ProtectedHives() []string { return wordsOf(wRegistry) }
+
+func wordsOf(kind wordKind) []string {
+	var out []string
+	for _, ws := range forbiddenWords {
+		for _, w := range ws {
+			if w.kind == kind {
+				out = append(out, w.s)
+			}
+		}
+	}
+	return out
+}

@@ -250,9 +250,9 @@ func TestHookHandOver(t *testing.T) {
 	links := os.Symlink(outside, filepath.Join(proj, "swapped")) == nil
 	data := t.TempDir()
 	s := hosttest.Open(t, hosttest.Registry(), runtime.Options{Host: codex.New(data), DataDir: data, Audit: hosttest.NoAudit{}})
-	call := func(id, session, cwd string) (map[string]any, []string) {
+	callTool := func(name, id, session string, args map[string]any) (map[string]any, []string) {
 		t.Helper()
-		res, err := s.CallTool(context.Background(), &mcp.CallToolParams{Name: "scoped", Arguments: map[string]any{"cwd": cwd},
+		res, err := s.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args,
 			Meta: mcp.Meta{"callId": id, "sessionId": session}})
 		if err != nil {
 			t.Fatal(err)
@@ -265,6 +265,10 @@ func TestHookHandOver(t *testing.T) {
 		var m map[string]any
 		json.Unmarshal(b, &m)
 		return m, texts
+	}
+	call := func(id, session, cwd string) (map[string]any, []string) {
+		t.Helper()
+		return callTool("scoped", id, session, map[string]any{"cwd": cwd})
 	}
 	handOver := func(id, session string) {
 		if err := hookscope.Put(data, id, hookscope.Record{Session: session, Cwd: proj}); err != nil {
@@ -300,15 +304,7 @@ func TestHookHandOver(t *testing.T) {
 	// one, its session is told, once.
 	plain := func(id, session string) []string {
 		t.Helper()
-		res, err := s.CallTool(context.Background(), &mcp.CallToolParams{Name: "plain", Arguments: map[string]any{},
-			Meta: mcp.Meta{"callId": id, "sessionId": session}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var texts []string
-		for _, c := range res.Content {
-			texts = append(texts, c.(*mcp.TextContent).Text)
-		}
+		_, texts := callTool("plain", id, session, map[string]any{})
 		return texts
 	}
 	handOver("p1", "s3")

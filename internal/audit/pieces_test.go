@@ -14,16 +14,9 @@ import (
 // pieces, checking that each but the last ends with a newline.
 func pieces(t testing.TB, path string, bufBytes int) ([]byte, error) {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, size := openSized(t, path)
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := newPieceReader(f, fi.Size(), bufBytes)
+	r := newPieceReader(f, size, bufBytes)
 	var all, prev []byte
 	for {
 		p, err := r.next()
@@ -41,18 +34,26 @@ func pieces(t testing.TB, path string, bufBytes int) ([]byte, error) {
 	}
 }
 
-func wantHeld(t testing.TB, path string) []byte {
+// openSized opens path for reading, with its size as a snapshot takes it.
+func openSized(t testing.TB, path string) (*os.File, int64) {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
+		f.Close()
 		t.Fatal(err)
 	}
-	b, err := readHeld(f, fi.Size())
+	return f, fi.Size()
+}
+
+func wantHeld(t testing.TB, path string) []byte {
+	t.Helper()
+	f, size := openSized(t, path)
+	defer f.Close()
+	b, err := readHeld(f, size)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -74,15 +74,11 @@ func ReadSession(dataDir, sessionID string) ([]map[string]any, error) {
 // snapshot; open opens a segment for reading (a parameter so tests can fail it or run
 // a rotation in the middle of a snapshot).
 func readRetained(dataDir string, open func(string) (*os.File, error)) ([][]byte, error) {
-	if dataDir == "" {
-		return nil, errors.New("audit: empty data dir")
+	held, err := retainedSnapshot(dataDir, open)
+	if err != nil {
+		return nil, err
 	}
-	held := snapshot(dataDir, open)
-	defer func() {
-		for _, h := range held {
-			h.f.Close()
-		}
-	}()
+	defer closeSegments(held...)
 	var out [][]byte
 	for _, h := range held {
 		data, err := readHeld(h.f, h.info.Size())
@@ -107,15 +103,11 @@ func readRetained(dataDir string, open func(string) (*os.File, error)) ([][]byte
 // a hook process never collects garbage (cmd/wda-hook), and on a virtual machine the
 // first touch of each fresh page of a 4 MiB buffer cost more than reading the file.
 func eachRetained(dataDir string, open func(string) (*os.File, error), scan func(i int, next func() ([]byte, error))) error {
-	if dataDir == "" {
-		return errors.New("audit: empty data dir")
+	held, err := retainedSnapshot(dataDir, open)
+	if err != nil {
+		return err
 	}
-	held := snapshot(dataDir, open)
-	defer func() {
-		for _, h := range held {
-			h.f.Close()
-		}
-	}()
+	defer closeSegments(held...)
 	one := func(i int) {
 		r := newPieceReader(held[i].f, held[i].info.Size(), pieceBytes)
 		scan(i, r.next)
@@ -204,6 +196,15 @@ func (r *pieceReader) next() ([]byte, error) {
 		return data[:j+1], nil
 	}
 	return nil, nil
+}
+
+// retainedSnapshot is snapshot for a data directory that must be named; the caller
+// closes the segments (closeSegments).
+func retainedSnapshot(dataDir string, open func(string) (*os.File, error)) ([]heldSegment, error) {
+	if dataDir == "" {
+		return nil, errors.New("audit: empty data dir")
+	}
+	return snapshot(dataDir, open), nil
 }
 
 // heldSegment is a segment opened for reading and its state when opened.

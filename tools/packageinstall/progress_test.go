@@ -15,10 +15,6 @@ import (
 	"github.com/windows-dev-agent/wda/tools/packageinstall"
 )
 
-type resolveTo string
-
-func (p resolveTo) Resolve(string) (string, bool) { return string(p), true }
-
 // TestProgress: while the installer of a reviewed plan runs, what the runner reports
 // reaches the call's progress sink, for every source; an unwatched install asks for no
 // reports. The plan call itself runs nothing and reports nothing.
@@ -37,7 +33,7 @@ func TestProgress(t *testing.T) {
 				var invalidated atomic.Int32
 				d := packageinstall.DefaultDeps()
 				d.Run = run.Run
-				d.Resolver = func(func(string) string) proc.Resolver { return resolveTo(exe) }
+				d.Resolver = func(func(string) string) proc.Resolver { return progresstest.ResolveTo(exe) }
 				d.Fingerprint = func(string) (proc.Identity, error) {
 					return proc.Identity{Kind: proc.KindFile, SHA256: strings.Repeat("ab", 32)}, nil
 				}

@@ -11,10 +11,6 @@ import (
 	"github.com/windows-dev-agent/wda/tools/packagesearch"
 )
 
-type resolveTo string
-
-func (p resolveTo) Resolve(string) (string, bool) { return string(p), true }
-
 // TestProgress: while the manager's search runs, what the runner reports reaches the
 // call's progress sink, for every source; an unwatched search asks for no reports.
 func TestProgress(t *testing.T) {
@@ -27,7 +23,7 @@ func TestProgress(t *testing.T) {
 				exe := filepath.Join(t.TempDir(), "manager")
 				d := packagesearch.DefaultDeps()
 				d.Run = run.Run
-				d.Resolver = func(func(string) string) proc.Resolver { return resolveTo(exe) }
+				d.Resolver = func(func(string) string) proc.Resolver { return progresstest.ResolveTo(exe) }
 				env := &tools.Env{Getenv: func(string) string { return "" }, Progress: sink}
 				res, err := packagesearch.New(d).Call(context.Background(), env, tools.Args{"query": "git", "source": source})
 				if err != nil {

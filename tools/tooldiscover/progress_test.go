@@ -6,7 +6,6 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,32 +13,9 @@ import (
 
 	"github.com/windows-dev-agent/wda/internal/proc"
 	"github.com/windows-dev-agent/wda/tools"
+	"github.com/windows-dev-agent/wda/tools/internal/progresstest"
 	"github.com/windows-dev-agent/wda/tools/tooldiscover"
 )
-
-// progressLog is a progress sink that remembers every report; first is closed at the
-// first one.
-type progressLog struct {
-	mu    sync.Mutex
-	got   []tools.Progress
-	once  sync.Once
-	first chan struct{}
-}
-
-func newProgressLog() *progressLog { return &progressLog{first: make(chan struct{})} }
-
-func (l *progressLog) report(p tools.Progress) {
-	l.mu.Lock()
-	l.got = append(l.got, p)
-	l.mu.Unlock()
-	l.once.Do(func() { close(l.first) })
-}
-
-func (l *progressLog) reports() []tools.Progress {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return slices.Clone(l.got)
-}
 
 func discoverWatched(t *testing.T, category string, resolved fakeResolver, runner proc.Runner, sink func(tools.Progress)) tooldiscover.Out {
 	t.Helper()
@@ -84,14 +60,14 @@ func TestProgressPerProbe(t *testing.T) {
 					want = append(want, g.Tools...)
 				}
 			}
-			log := newProgressLog()
-			discoverWatched(t, tt.category, tt.resolved, &fakeRunner{}, log.report)
+			log := &progresstest.Recorder{}
+			discoverWatched(t, tt.category, tt.resolved, &fakeRunner{}, log.Report)
 			var names []string
 			var counts, wantCounts []int
 			for k := range len(want) {
 				wantCounts = append(wantCounts, k+1)
 			}
-			for i, p := range log.reports() {
+			for i, p := range log.Got() {
 				m := probedLine.FindStringSubmatch(p.Message)
 				if m == nil || p.Elapsed < 0 {
 					t.Errorf("report %d = %+v, want a non-negative elapsed and \"probed k of n tools (name)\"", i, p)
@@ -139,15 +115,15 @@ func (g *gatedRunner) Run(ctx context.Context, req proc.Request) proc.Receipt {
 
 func TestProgressWhileProbing(t *testing.T) {
 	t.Parallel()
-	log := newProgressLog()
+	log := &progresstest.Recorder{}
 	// git is probed first and waits; gh and git-lfs finish meanwhile (four probes run
 	// at once) and must be reported before git's probe returns.
-	r := &gatedRunner{t: t, gated: "/abs/git", open: log.first}
-	out := discoverWatched(t, "vcs", fakeResolver{"git": true, "gh": true}, r, log.report)
+	r := &gatedRunner{t: t, gated: "/abs/git", open: log.First()}
+	out := discoverWatched(t, "vcs", fakeResolver{"git": true, "gh": true}, r, log.Report)
 	if out.VCS == nil || out.VCS.Git.VersionStatus != "known" {
 		t.Fatalf("git was not probed: %+v", out.VCS)
 	}
-	if got := len(log.reports()); got != 3 {
+	if got := len(log.Got()); got != 3 {
 		t.Errorf("%d reports, want one per tool of vcs (3)", got)
 	}
 }

@@ -49,10 +49,11 @@ func Cases() []Case {
 	}
 }
 
-// Recorder is a progress sink that remembers every report.
+// Recorder is a progress sink that remembers every report. The zero value is ready.
 type Recorder struct {
-	mu  sync.Mutex
-	got []tools.Progress
+	mu    sync.Mutex
+	got   []tools.Progress
+	first chan struct{} // closed at the first report
 }
 
 // Report is the sink: set env.Progress to it.
@@ -60,7 +61,31 @@ func (r *Recorder) Report(p tools.Progress) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.got = append(r.got, p)
+	if len(r.got) == 1 {
+		close(r.firstLocked())
+	}
 }
+
+// First is closed once the sink has heard its first report, for a fake process that
+// must wait until progress has been reported while it still runs.
+func (r *Recorder) First() <-chan struct{} {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.firstLocked()
+}
+
+func (r *Recorder) firstLocked() chan struct{} {
+	if r.first == nil {
+		r.first = make(chan struct{})
+	}
+	return r.first
+}
+
+// ResolveTo is a proc.Resolver that resolves every name to the one path.
+type ResolveTo string
+
+// Resolve implements proc.Resolver.
+func (p ResolveTo) Resolve(string) (string, bool) { return string(p), true }
 
 // Got is what the sink heard, in order.
 func (r *Recorder) Got() []tools.Progress {
