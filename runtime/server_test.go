@@ -156,6 +156,13 @@ func TestPipeline(t *testing.T) {
 		{name: "project argument of the wrong type is a validation error", args: `{"name":"n","cwd":5}`, isError: true, want: invalid("cwd must be a string")},
 		{name: "project argument outside", args: `{"name":"n","cwd":"/"}`, isError: true, want: invalid("cwd must stay inside the project: " + project)},
 		{name: "project argument missing inside", args: `{"name":"n","cwd":"gone"}`, isError: true, want: invalid("Not a directory: " + filepath.Join(project, "gone"))},
+		{name: "null for optional arguments is absent", args: `{"name":"n","cwd":null,"count":null,"mode":null,"items":null,"opts":null,"flag":null}`, handled: true,
+			want: map[string]any{"status": "ok", "seen": map[string]any{"count": 120.0, "name": "n", "mode": "a", "cwd": project}}},
+		{name: "null for a nested optional field is absent", args: `{"name":"n","opts":{"key":"k","level":null}}`, handled: true,
+			want: map[string]any{"status": "ok", "seen": map[string]any{"name": "n", "opts": map[string]any{"key": "k"}}}},
+		{name: "null for a required argument", args: `{"name":null}`, isError: true, want: invalid("name is required and must not be null")},
+		{name: "null for a nested required field", args: `{"name":"n","opts":{"key":null}}`, isError: true, want: invalid("opts.key is required and must not be null")},
+		{name: "null for an unknown argument is still unknown", args: `{"name":"n","zz":null}`, isError: true, want: invalid("unknown tool argument(s): zz")},
 		{name: "forbidden is blocked", args: `{"name":"n","danger":true}`, want: map[string]any{"status": "blocked", "error": "probe: this call is classified forbidden and was not run", "execution_started": false}},
 	}
 	for _, c := range cases {

@@ -19,7 +19,8 @@ type fuzzIn struct {
 func FuzzValidate(f *testing.F) {
 	for _, seed := range []string{``, `{}`, `null`, `[]`, `{"name":"x"}`, `{"name":"x","count":120.0}`,
 		`{"name":"x","on":"false"}`, `{"name":"x","mode":"c"}`, `{"name":"x","items":["a",1]}`,
-		`{"name":"x","zz":1}`, `{"name":"` + strings.Repeat("y", 17) + `"}`, `{"name":"x","count":1e2}`} {
+		`{"name":"x","zz":1}`, `{"name":"` + strings.Repeat("y", 17) + `"}`, `{"name":"x","count":1e2}`,
+		`{"name":"x","count":null,"on":null,"mode":null,"items":null}`, `{"name":null}`} {
 		f.Add([]byte(seed))
 	}
 	s := For[fuzzIn]()

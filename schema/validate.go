@@ -34,7 +34,8 @@ func argErr(format string, a ...any) error { return &ArgError{Msg: fmt.Sprintf(f
 // tool with NewValidator; it is safe for concurrent use.
 //
 // The project's own rules come first, in a fixed order with messages that name the
-// field and the rule: object → field count → unknown → missing required → each
+// field and the rule: object → field count → unknown → null for a required field (a
+// null for an optional one is dropped: absent) → missing required → each
 // property in schema order (type, integer literal, bounds, length, pattern, items,
 // nested objects, enum), first failure wins, and a call-wide bound on fields, string
 // length and array size. Then github.com/google/jsonschema-go validates the defaulted
@@ -169,6 +170,20 @@ func (v *Validator) object(path string, s *Schema, m map[string]any, top bool) e
 	if len(unknown) > 0 {
 		slices.Sort(unknown)
 		return argErr("unknown %s(s): %s", what, strings.Join(unknown, ", "))
+	}
+	// null is absent for an optional argument (docs/architecture.md, "The call
+	// pipeline", step 2): models send null for the parameters they do not use, so it is
+	// dropped here, before any rule or default sees it. A required argument has no
+	// absent form, so null for it stays an error that names it.
+	for _, r := range s.Required {
+		if v, ok := m[r]; ok && v == nil {
+			return argErr("%s is required and must not be null", join(path, r))
+		}
+	}
+	for k, val := range m {
+		if val == nil {
+			delete(m, k)
+		}
 	}
 	var missing []string
 	for _, r := range s.Required {
