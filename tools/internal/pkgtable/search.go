@@ -29,10 +29,13 @@ type Result struct {
 
 // Search maps WinGet's search table (columns Name, Id, Version, optional Match,
 // optional Source; WinGet leaves out columns that are empty in every row) to matches.
-// Columns are found by their English header names; when a header is not recognised the
-// fixed order is used (Name first, Id second, Version third, Source fifth of five).
-// A Source column absent from the table leaves Source empty: WinGet omits it when the
-// search was bound to one source, and the caller knows which.
+// When every header is one of those English names the columns are found by name only,
+// and a column that is absent stays absent: a table without a Version column yields
+// matches without a version, never the next column's text. Only when some header is not
+// recognised (a localised WinGet) are the missing Name, Id and Version taken from the
+// fixed order (Name first, Id second, Version third, Source fifth of five), and
+// ByPosition says so. A Source column absent from the table leaves Source empty: WinGet
+// omits it when the search was bound to one source, and the caller knows which.
 func Search(out string) Result {
 	t, ok := Parse(out)
 	if !ok {
@@ -48,22 +51,30 @@ func Search(out string) Result {
 		return -1
 	}
 	id, name, version, source := find("id"), find("name"), find("version"), find("source")
+	english := true
+	for _, c := range t.Columns {
+		if !knownHeader(c.Name) {
+			english = false
+		}
+	}
 	if id < 0 {
-		if len(t.Columns) < 3 {
+		if english || len(t.Columns) < 3 {
 			res.Skipped += len(t.Rows)
 			return res
 		}
 		id = 1
 		res.ByPosition = true
 	}
-	if name < 0 && id != 0 {
-		name, res.ByPosition = 0, true
-	}
-	if version < 0 && id+1 < len(t.Columns) && id+1 != name {
-		version, res.ByPosition = id+1, true
-	}
-	if source < 0 && res.ByPosition && len(t.Columns) == 5 {
-		source = 4
+	if !english {
+		if name < 0 && id != 0 {
+			name, res.ByPosition = 0, true
+		}
+		if version < 0 && id+1 < len(t.Columns) && id+1 != name {
+			version, res.ByPosition = id+1, true
+		}
+		if source < 0 && res.ByPosition && len(t.Columns) == 5 {
+			source = 4
+		}
 	}
 	cell := func(row []Cell, i int) Cell {
 		if i < 0 {
@@ -92,4 +103,14 @@ func wholeID(c Cell) bool {
 		return false
 	}
 	return strings.IndexFunc(c.Text, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) < 0
+}
+
+// knownHeader reports one of the English column names of WinGet's search table.
+func knownHeader(h string) bool {
+	for _, k := range [...]string{"Name", "Id", "Version", "Match", "Source"} {
+		if strings.EqualFold(h, k) {
+			return true
+		}
+	}
+	return false
 }

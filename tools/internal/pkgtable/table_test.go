@@ -107,6 +107,52 @@ func TestSearchFields(t *testing.T) {
 	}
 }
 
+// TestSearchColumnsByName: a table whose English headers are all recognised is read by
+// header name only. WinGet leaves out a column that is empty in every row (and its
+// "Multiple packages found" table has no Version column at all): the version is then
+// absent, never the next column's text, and no "localised output" is claimed (issue 22
+// §5). The tables are real WinGet outputs pasted in public threads
+// (microsoft/winget-cli#1523, microsoft/winget-pkgs#106778, microsoft/winget-cli#5744);
+// the Match variant is microsoft/winget-cli#1608's table with the Match column WinGet
+// adds for a moniker hit.
+func TestSearchColumnsByName(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		fixture    string
+		want       []Match
+		byPosition bool
+	}{
+		{"name_id_source.txt", []Match{
+			{Name: "Computer Networks One", ID: "9NC6N8L4T5WS", Source: "msstore"},
+			{Name: "Wireshark", ID: "WiresharkFoundation.Wireshark", Source: "winget"},
+		}, false},
+		{"name_id_source_short.txt", []Match{
+			{Name: "FiXpert Ghana", ID: "9N4ZQBL4KMDJ", Source: "msstore"},
+			{Name: "GitHub CLI", ID: "GitHub.cli", Source: "winget"},
+		}, false},
+		{"name_id_match_source.txt", []Match{
+			{Name: "Focalboard: Insiders Edition", ID: "9NLN2T0SX9VF", Source: "msstore"},
+			{Name: "Notion", ID: "Notion.Notion", Source: "winget"},
+		}, false},
+		// Spanish headers: only "Id" is recognised, so the fixed order is used and said.
+		{"localized_es.txt", []Match{
+			{Name: "PowerShell Preview", ID: "9P95ZZKTNRN4", Version: "7.6.4.0"},
+		}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.fixture, func(t *testing.T) {
+			t.Parallel()
+			r := Search(fixture(t, tt.fixture))
+			if d := cmp.Diff(tt.want, r.Matches); d != "" {
+				t.Errorf("matches (-want +got):\n%s", d)
+			}
+			if r.ByPosition != tt.byPosition || r.Skipped != 0 {
+				t.Errorf("byPosition=%v skipped=%d, want %v 0", r.ByPosition, r.Skipped, tt.byPosition)
+			}
+		})
+	}
+}
+
 func TestWidth(t *testing.T) {
 	tests := []struct {
 		s    string
