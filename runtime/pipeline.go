@@ -106,17 +106,17 @@ func hostCall(req *mcp.CallToolRequest) host.Call {
 	return host.Call{ID: str("callId"), Session: str("sessionId")}
 }
 
-// refuse answers a call stopped by the pipeline: a result whose status says why, with
-// isError for invalid input so the model sees the message and corrects the call.
+// refuse answers a call stopped by the pipeline: a result whose status says why.
 func (p *pipeline) refuse(rec *CallRecord, status, msg string) (*mcp.CallToolResult, error) {
-	res, err := p.result(rec, tools.Refusal(status, msg))
-	if res != nil && status == tools.StatusInvalidInput {
-		res.IsError = true
-		res.Content = []mcp.Content{&mcp.TextContent{Text: msg}}
-	}
-	return res, err
+	return p.result(rec, tools.Refusal(status, msg))
 }
 
+// result encodes a tool's output, or a refusal, once. It is the one place that decides
+// isError, from the status alone, so that invalid input is answered the same whether
+// the schema, the binding or the tool itself found it (docs/architecture.md, "The call
+// pipeline"): isError true, the message as the first text block, so the model reads
+// it and corrects the call, and the whole result as JSON after it when the result
+// carries more than the refusal's own fields.
 func (p *pipeline) result(rec *CallRecord, out any) (*mcp.CallToolResult, error) {
 	b, err := json.Marshal(out)
 	if err != nil {
@@ -125,20 +125,61 @@ func (p *pipeline) result(rec *CallRecord, out any) (*mcp.CallToolResult, error)
 	if len(b) == 0 || b[0] != '{' {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "tool result is not a JSON object"}
 	}
+	var st tools.Status
 	if sc, ok := out.(tools.StatusCarrier); ok {
-		rec.Status = sc.StatusFields().Status
+		st = sc.StatusFields()
+		rec.Status = st.Status
 		if !slices.Contains(p.tool.Statuses(), rec.Status) {
 			p.opts.Logger.Error("windows-dev-agent: a tool returned a status it did not declare",
 				"tool", p.tool.Name(), "status", rec.Status)
 		}
 	}
 	rec.Result = b
+	res := &mcp.CallToolResult{StructuredContent: json.RawMessage(b), IsError: st.IsError()}
+	if res.IsError {
+		msg := st.Error
+		if msg == "" {
+			msg = st.Status // a tool that forgot its message still says what happened
+		}
+		res.Content = []mcp.Content{&mcp.TextContent{Text: msg}}
+		if !bareStatus(b) {
+			text, err := indent(b)
+			if err != nil {
+				return nil, err
+			}
+			res.Content = append(res.Content, &mcp.TextContent{Text: text})
+		}
+		return res, nil
+	}
+	text, err := indent(b)
+	if err != nil {
+		return nil, err
+	}
+	res.Content = []mcp.Content{&mcp.TextContent{Text: text}}
+	return res, nil
+}
+
+func indent(b []byte) (string, error) {
 	var text bytes.Buffer
 	if err := json.Indent(&text, b, "", "  "); err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+		return "", &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 	}
-	return &mcp.CallToolResult{
-		Content:           []mcp.Content{&mcp.TextContent{Text: text.String()}},
-		StructuredContent: json.RawMessage(b),
-	}, nil
+	return text.String(), nil
+}
+
+// bareStatus reports whether the encoded result b has no member beyond a refusal's
+// own (status, error, execution_started), so its message alone says everything.
+func bareStatus(b []byte) bool {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(b, &m) != nil {
+		return false
+	}
+	for k := range m {
+		switch k {
+		case "status", "error", "execution_started":
+		default:
+			return false
+		}
+	}
+	return true
 }

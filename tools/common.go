@@ -20,6 +20,15 @@ type Status struct {
 // a result's status without encoding it.
 func (s Status) StatusFields() Status { return s }
 
+// IsError reports whether a result with this status is an MCP tool error
+// (isError: true): exactly when the status is invalid_input, whoever found it (the
+// schema, the project binding or the tool itself), because the call as written cannot
+// succeed and the model should read the message and correct it. Every other status,
+// blocked included, is the tool's answer to a call it understood (docs/architecture.md,
+// "The call pipeline"). The pipeline sets isError from this alone, so no tool decides
+// it on its own.
+func (s Status) IsError() bool { return s.Status == StatusInvalidInput }
+
 // StatusCarrier is what every tool output implements by embedding Status.
 type StatusCarrier interface{ StatusFields() Status }
 

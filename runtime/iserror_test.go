@@ -1,0 +1,108 @@
+package runtime_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/windows-dev-agent/wda/internal/testkit"
+	"github.com/windows-dev-agent/wda/internal/testkit/mcptest"
+	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/tools/all"
+)
+
+// TestInvalidInputFoundInsideToolsIsAnError: invalid input a tool finds itself (after
+// the schema passed) is answered exactly like a pipeline refusal: isError true, the
+// message as the first text block, status invalid_input in the structured result
+// (docs/architecture.md, "The call pipeline"). One case per shipped tool that has
+// validation of its own; no case starts a process.
+func TestInvalidInputFoundInsideToolsIsAnError(t *testing.T) {
+	t.Parallel()
+	bin := t.TempDir()
+	for _, name := range []string{"go", "winget"} {
+		// Resolvable and fingerprintable; never started: every case is refused before.
+		if err := os.WriteFile(filepath.Join(bin, name), []byte("#!/bin/sh\nexit 99\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	getenv := func(k string) string {
+		if k == "PATH" {
+			return bin
+		}
+		return ""
+	}
+	// No DataDir: logs_query has no log to read, which it reports as invalid input.
+	srv := runtime.NewServer(all.New(all.Config{}), runtime.Options{ProjectDir: testkit.TempDir(t), Getenv: getenv})
+	cs := mcptest.Connect(t, srv)
+	cases := []struct {
+		tool string
+		args map[string]any
+		msg  string
+	}{
+		{"capability_run", map[string]any{"capability": "test-go", "execute": true},
+			"expected_executable is required when execute is true: echo executable from the reviewed execute:false plan"},
+		{"capability_run", map[string]any{"capability": "test-go", "extra_args": []any{""}}, "extra_args[0] must be a non-empty string"},
+		{"package_install", map[string]any{"package_id": "Git.Git", "execute": true},
+			"expected_executable is required when execute is true: echo executable, executable_identity_kind and executable_identity_sha256 from the reviewed execute:false plan"},
+		{"package_search", map[string]any{"query": "-x"}, ""},
+		{"sandbox_run", map[string]any{"command": "echo", "isolation_requirement": "untrusted_windows", "environment": "wsl"},
+			"environment wsl does not satisfy isolation_requirement untrusted_windows; the required backend is windows_sandbox"},
+		{"ecosystem_scan", map[string]any{"include_packages": true}, "include_packages requires include_host=true"},
+		{"logs_query", map[string]any{}, "no data directory is configured"},
+	}
+	for _, c := range cases {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: c.tool, Arguments: c.args})
+		if err != nil {
+			t.Errorf("%s %v: JSON-RPC error %v", c.tool, c.args, err)
+			continue
+		}
+		var out struct {
+			Status           string `json:"status"`
+			Error            string `json:"error"`
+			ExecutionStarted bool   `json:"execution_started"`
+		}
+		b, _ := json.Marshal(res.StructuredContent)
+		if err := json.Unmarshal(b, &out); err != nil {
+			t.Fatal(err)
+		}
+		if out.Status != "invalid_input" || out.ExecutionStarted || (c.msg != "" && out.Error != c.msg) || out.Error == "" {
+			t.Errorf("%s %v: result %s, want invalid_input with %q", c.tool, c.args, b, c.msg)
+			continue
+		}
+		if !res.IsError {
+			t.Errorf("%s %v: isError false for invalid input", c.tool, c.args)
+		}
+		if len(res.Content) == 0 {
+			t.Errorf("%s %v: no content", c.tool, c.args)
+			continue
+		}
+		if text, _ := res.Content[0].(*mcp.TextContent); text == nil || text.Text != out.Error {
+			t.Errorf("%s %v: first content %+v, want the message %q", c.tool, c.args, res.Content[0], out.Error)
+		}
+		// What the result says beyond the message (the plan, the route) follows as JSON,
+		// for clients that read only text.
+		var members map[string]any
+		_ = json.Unmarshal(b, &members)
+		wantBlocks := 1
+		if len(members) > 3 {
+			wantBlocks = 2
+		}
+		if len(res.Content) != wantBlocks {
+			t.Errorf("%s %v: %d content blocks, want %d", c.tool, c.args, len(res.Content), wantBlocks)
+			continue
+		}
+		if wantBlocks == 2 {
+			var second map[string]any
+			if text, _ := res.Content[1].(*mcp.TextContent); text == nil || json.Unmarshal([]byte(text.Text), &second) != nil {
+				t.Errorf("%s %v: second content %+v is not JSON", c.tool, c.args, res.Content[1])
+			} else if d := cmp.Diff(members, second); d != "" {
+				t.Errorf("%s %v: second content is not the structured result (-structured +text):\n%s", c.tool, c.args, d)
+			}
+		}
+	}
+}
