@@ -20,6 +20,11 @@
 //     "chocolatey"; Scoop matches carry the bucket that Scoop printed (or "scoop").
 //   - Matches are parsed whenever stdout is whole, even from a failed run (WinGet exits
 //     non-zero with "No package found matching input criteria.": matches is then []).
+//   - Every line of output is a result, a message the parser knows, or a line it did not
+//     understand; the last never becomes a match, is quoted in the warning and makes a
+//     completed run "incomplete" (an error next to "No matches found." is not a clean
+//     empty answer). Scoop results from buckets that are not added are counted, not
+//     listed.
 package packagesearch
 
 import (
@@ -55,7 +60,7 @@ type Out struct {
 type Match struct {
 	Name             string `json:"name"`
 	ID               string `json:"id"`
-	Version          string `json:"version"`
+	Version          string `json:"version,omitempty" jsonschema:"description=The version the manager printed; absent when it printed none (a table without a Version column)."`
 	Source           string `json:"source"`
 	NameTruncated    bool   `json:"name_truncated,omitempty" jsonschema:"description=The manager cut the name to fit its column (it ends in …)."`
 	VersionTruncated bool   `json:"version_truncated,omitempty"`

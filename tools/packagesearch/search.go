@@ -104,8 +104,13 @@ func (d Deps) handle(ctx context.Context, env *tools.Env, in In) Out {
 		}
 		return out
 	}
-	p := parse(source, r.Stdout)
+	p := parse(source, r.Stdout, r.Stderr)
 	out.Matches, out.MatchesSkipped = p.matches, p.skipped
 	out.Warning = p.warning()
+	if !p.clean() && out.Status.Status == tools.StatusCompleted {
+		// Text the parser did not understand (an error message, an unknown layout) may
+		// hide results: a clean success would claim the list is whole.
+		out.Status.Status = "incomplete"
+	}
 	return out
 }
