@@ -125,14 +125,100 @@ func (p Prober) probe(ctx context.Context, name string) (Entry, bool) {
 	}
 	e.VersionSource = "command"
 	rc := p.Runner.Run(ctx, proc.Request{Argv: []string{path, VersionArg(name)}, Dir: p.Dir, Timeout: ProbeTimeout})
-	if v, ok := versionText(rc); ok {
-		e.Version, e.VersionStatus = &v, "known"
+	if text, ok := versionText(rc); ok {
+		if v, note := VersionLine(text); note != "" {
+			e.VersionNote = note
+		} else {
+			e.Version, e.VersionStatus = &v, "known"
+		}
 	}
 	return e, rc.ExecutionStarted
 }
 
-// versionText is the first line of stdout, or of stderr when stdout is empty, and
-// only when the probe succeeded and that stream is whole.
+// VersionLine picks the version out of a version probe's output
+// (docs/tools/tool_discover.md, "Decision order"): the first non-blank line, unless it
+// is a heading ending in ':' (Scoop prints "Current Scoop version:" first), in which case
+// the next non-blank line. A line after a heading that is a one-line git log entry
+// ("f5d7d5c0 (HEAD -> master, tag: v0.5.2) …", Scoop on a branch) gives its release tag,
+// and no version when it has none (or a tag without a digit): a commit is not a release. A line without a digit is
+// no version either. note says why no version was taken; it is "" when one was.
+func VersionLine(text string) (version, note string) {
+	lines := nonBlank(text)
+	if len(lines) == 0 {
+		return "", ""
+	}
+	line := lines[0]
+	if strings.HasSuffix(line, ":") {
+		if len(lines) < 2 {
+			return "", fmt.Sprintf("the version output has a heading and no version: %q", clip(line))
+		}
+		line = lines[1]
+		if hash, rest, ok := strings.Cut(line, " "); ok && commitHash(hash) {
+			tag := releaseTag(rest)
+			if !strings.ContainsAny(tag, "0123456789") {
+				return "", fmt.Sprintf("the version output names a commit, not a release: %q", clip(line))
+			}
+			return tag, ""
+		}
+	}
+	if !strings.ContainsAny(line, "0123456789") {
+		return "", fmt.Sprintf("the version output was not understood: %q", clip(line))
+	}
+	return line, ""
+}
+
+func nonBlank(text string) []string {
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// clip bounds a quoted line.
+func clip(s string) string {
+	if r := []rune(s); len(r) > 200 {
+		return string(r[:200]) + "…"
+	}
+	return s
+}
+
+// commitHash reports git's abbreviated or full object name: 7 to 40 hex digits.
+func commitHash(s string) bool {
+	if len(s) < 7 || len(s) > 40 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// releaseTag is the first "tag: <name>" of a git log decoration "(HEAD -> x, tag: v1,
+// origin/x) subject", or "" when the line has no decoration or no tag in it.
+func releaseTag(rest string) string {
+	deco, found := strings.CutPrefix(rest, "(")
+	if !found {
+		return ""
+	}
+	deco, _, found = strings.Cut(deco, ")")
+	if !found {
+		return ""
+	}
+	for _, ref := range strings.Split(deco, ",") {
+		if tag, ok := strings.CutPrefix(strings.TrimSpace(ref), "tag: "); ok && tag != "" && !strings.ContainsAny(tag, " \t") {
+			return tag
+		}
+	}
+	return ""
+}
+
+// versionText is stdout, or stderr when stdout is blank, and only when the probe
+// succeeded and that stream is whole and not blank.
 func versionText(rc proc.Receipt) (string, bool) {
 	if !rc.Succeeded {
 		return "", false
@@ -141,10 +227,8 @@ func versionText(rc proc.Receipt) (string, bool) {
 	if strings.TrimSpace(text) == "" {
 		text, whole = rc.Stderr, rc.StderrWhole()
 	}
-	line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
-	line = strings.TrimSpace(line)
-	if !whole || line == "" {
+	if !whole || strings.TrimSpace(text) == "" {
 		return "", false
 	}
-	return line, true
+	return text, true
 }

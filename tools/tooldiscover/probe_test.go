@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -60,6 +61,13 @@ func unknown(name, source string) tooldiscover.Entry {
 	return tooldiscover.Entry{Available: true, Path: "/abs/" + name, VersionStatus: "unknown", VersionSource: source}
 }
 
+// noted is an available tool whose version output was read but not understood.
+func noted(name, note string) tooldiscover.Entry {
+	e := unknown(name, "command")
+	e.VersionNote = note
+	return e
+}
+
 func TestVersionEvidence(t *testing.T) {
 	t.Parallel()
 	truncated := whole("go version go1.26 linux/amd64\n", "")
@@ -84,6 +92,20 @@ func TestVersionEvidence(t *testing.T) {
 		{"npm", whole("\n  10.8.0  \nmore\n", "warn"), known("npm", "10.8.0", "command")},
 		{"uv", whole("", ""), unknown("uv", "command")},
 		{"pip", whole("pip 24 from x\n", "noise\n"), known("pip", "pip 24 from x", "command")},
+		// Scoop prints a heading, then its release or, on a branch other than master, a git
+		// log line (issue 22 §5; the outputs were pasted in public threads:
+		// fossas/spectrometer#417, Devolutions/UniGetUI#3315). The heading is never the
+		// version; a commit without a release tag is no version.
+		{"scoop", whole("Current Scoop version:\nv0.5.2 - Released at 2024-07-26\n\n'main' bucket:\n1f13df1b5 unrar: Update to version 7.10\n", ""),
+			known("scoop", "v0.5.2 - Released at 2024-07-26", "command")},
+		{"scoop", whole("Current Scoop version:\nf5d7d5c0 (HEAD -> master, tag: v0.5.2, origin/master) chore(release): Bump to version 0.5.2 (#6080)\n\n", ""),
+			known("scoop", "v0.5.2", "command")},
+		{"scoop", whole("Current Scoop version:\n859d1db5 chore(release): Bump to version 0.5.2 (#6080)\n\n'main' bucket:\n1f13df1b5 unrar: Update to version 7.10\n", ""),
+			noted("scoop", `the version output names a commit, not a release: "859d1db5 chore(release): Bump to version 0.5.2 (#6080)"`)},
+		{"scoop", whole("Current Scoop version:\n6c340cb7 (HEAD -> master, origin/master, origin/HEAD) Merge pull request #4013 from sinloss/patch-1\n", ""),
+			noted("scoop", `the version output names a commit, not a release: "6c340cb7 (HEAD -> master, origin/master, origin/HEAD) Merge pull request #4013 from sinloss/patch-1"`)},
+		{"scoop", whole("Current Scoop version:\n\n", ""), noted("scoop", `the version output has a heading and no version: "Current Scoop version:"`)},
+		{"gh", whole("usage: gh <command>\n", ""), noted("gh", `the version output was not understood: "usage: gh <command>"`)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -254,4 +276,32 @@ func TestCategory(t *testing.T) {
 			t.Errorf("category %q: execution_started %v", tt.category, out.ExecutionStarted)
 		}
 	}
+}
+
+// FuzzVersionLine: a version is always text of the output containing a digit, and
+// exactly one of version and note is set for output that is not blank.
+func FuzzVersionLine(f *testing.F) {
+	for _, s := range []string{
+		"Python 3.13.1\n", "Current Scoop version:\nv0.5.2 - Released at 2024-07-26\n",
+		"Current Scoop version:\nf5d7d5c0 (HEAD -> master, tag: v0.5.2, origin/master) x\n",
+		"Current Scoop version:\n859d1db5 chore(release): Bump to version 0.5.2 (#6080)\n",
+		"Current Scoop version:\n", "usage: x\n", "a:\nabcdef0 (tag: nightly) y", "a:\nabcdef0 (tag: ",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		v, note := tooldiscover.VersionLine(text)
+		if strings.TrimSpace(text) == "" {
+			if v != "" || note != "" {
+				t.Fatalf("blank output gave %q / %q", v, note)
+			}
+			return
+		}
+		if (v == "") == (note == "") {
+			t.Fatalf("version %q and note %q: want exactly one", v, note)
+		}
+		if v != "" && (!strings.Contains(text, v) || !strings.ContainsAny(v, "0123456789")) {
+			t.Fatalf("version %q is not a digit-bearing part of %q", v, text)
+		}
+	})
 }

@@ -7,7 +7,9 @@
 // runner, 5 s each, from a neutral working directory (the OS temp dir) so project
 // files such as go.mod toolchain lines or global.json cannot change what runs. A
 // version is "known" only when the probe succeeded and the stream it was read from is
-// whole. The GUI programs devenv, rider and pycharm are never launched: their version is
+// whole, and only when the text is a version: a heading such as Scoop's "Current Scoop
+// version:" is skipped, a git commit line without a release tag is no version, and
+// neither is a line without a digit (VersionLine; version_note says why). The GUI programs devenv, rider and pycharm are never launched: their version is
 // the Windows file-version resource (tools/tooldiscover/internal/filever).
 //
 // `code` is probed by command (docs/tools/tool_discover.md, "Decisions"): the name is VS
@@ -42,6 +44,7 @@ type Entry struct {
 	Version       *string `json:"version" jsonschema:"required,nullable,description=First line of the version output or the a.b.c.d file version; null when not established."`
 	VersionStatus string  `json:"version_status,omitempty" jsonschema:"enum=known,enum=unknown"`
 	VersionSource string  `json:"version_source,omitempty" jsonschema:"enum=command,enum=windows_file_version"`
+	VersionNote   string  `json:"version_note,omitempty" jsonschema:"description=Why a version the tool printed was not taken (the output was not understood); absent otherwise."`
 }
 
 // Runtimes is the runtimes group.
