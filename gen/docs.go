@@ -30,7 +30,10 @@ func safetyLine(t tools.Tool) string {
 	plain, wide := t.Classify(tools.Args{}), t.MaxClass()
 	for _, r := range t.Classification().Rules {
 		if r.Catalog != nil {
-			return string(plain) + " to plan; to run, the capability's class in the catalog (forbidden ones are blocked; extra arguments make it approval-required)"
+			return string(plain) + " to plan; to run, the capability's class in the catalog (forbidden ones are blocked; extra arguments make it approval-required, and forbidden when they carry a forbidden command)"
+		}
+		if r.Command != "" {
+			return string(plain) + " to plan; " + string(r.Class) + " to run, and a command the shell classifier forbids is blocked"
 		}
 	}
 	if plain == wide {

@@ -51,6 +51,9 @@ func classification(c tools.Classification) string {
 			} else {
 				s += ", Class: " + class(r.Class)
 			}
+			if r.Command != "" {
+				s += fmt.Sprintf(", Command: %q", r.Command)
+			}
 			s += "}, "
 		}
 		s += "}"

@@ -32,9 +32,9 @@ type Def[In, Out any] struct {
 	ProjectArg string
 	// Classes is the safety classification of a call (docs/safety.md).
 	Classes Classification
-	// Catalog answers the catalog rules of Classes with the catalog the tool runs with;
-	// nil when Classes has none.
-	Catalog CatalogLookup
+	// Oracles answer the rules of Classes that consult the catalog (with the catalog
+	// the tool runs with) or the shell classifier; empty when Classes has none.
+	Oracles Oracles
 	// Starts says when a call may start an external process.
 	Starts Cond
 	// Statuses is the vocabulary of Out's status field, besides the pipeline's own
@@ -121,7 +121,7 @@ func (t *tool[In, Out]) ProjectArg() string             { return t.def.ProjectAr
 func (t *tool[In, Out]) InType() reflect.Type           { return t.in }
 func (t *tool[In, Out]) OutType() reflect.Type          { return t.out }
 func (t *tool[In, Out]) Classification() Classification { return t.def.Classes }
-func (t *tool[In, Out]) Classify(a Args) Class          { return t.def.Classes.Of(a, t.def.Catalog) }
+func (t *tool[In, Out]) Classify(a Args) Class          { return t.def.Classes.With(a, t.def.Oracles) }
 func (t *tool[In, Out]) MaxClass() Class                { return t.def.Classes.Max() }
 func (t *tool[In, Out]) Starts() Cond                   { return t.def.Starts }
 func (t *tool[In, Out]) MayStartProcess(a Args) bool    { return t.def.Starts.Holds(a) }

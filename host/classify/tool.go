@@ -91,6 +91,15 @@ func Tool(specs Specs, catalog tools.CatalogLookup, toolName string, input map[s
 // Decide is Tool with the reason, a sentence for hook messages: the shell classifier's
 // (Explain) for Bash and PowerShell, otherwise which tool decided.
 func Decide(specs Specs, catalog tools.CatalogLookup, toolName string, input map[string]any) (tools.Class, string) {
+	return DecideWith(specs, tools.Oracles{Catalog: catalog}, toolName, input)
+}
+
+// DecideWith is Decide with every oracle of the classification: the catalog's classes
+// and, when the caller has them, its argv (o.CatalogArgv), so extra arguments are
+// classified after the capability's own argv as the server does. A command line in a
+// tool's arguments (a rule's Command, extra arguments) goes through this package's
+// shell classifier whatever o.Shell says.
+func DecideWith(specs Specs, o tools.Oracles, toolName string, input map[string]any) (tools.Class, string) {
 	if IsShell(toolName) {
 		cmd, _ := input["command"].(string)
 		return Explain(cmd)
@@ -102,6 +111,25 @@ func Decide(specs Specs, catalog tools.CatalogLookup, toolName string, input map
 	if input == nil {
 		input = map[string]any{}
 	}
-	c := sp.Classes.Of(tools.Args(input), catalog)
+	var forbidden string // the shell classifier's reason, when it forbids a command
+	o.Shell = func(cmd string) tools.Class {
+		c, why := Explain(cmd)
+		if c == tools.Forbidden && forbidden == "" {
+			forbidden = why
+		}
+		return c
+	}
+	c := sp.Classes.With(tools.Args(input), o)
+	if c == tools.Forbidden && forbidden != "" {
+		return c, fmt.Sprintf("%s would run a command the shell classifier forbids: %s", sp.Name, forbidden)
+	}
 	return c, fmt.Sprintf("%s declares this class for these arguments", sp.Name)
+}
+
+// Argv classifies an argument vector that starts a program without a shell (a catalog
+// capability's argv, with any extra arguments) as the command line it becomes on
+// Windows (tools.CommandLine), which is also the line cmd.exe or PowerShell parse again
+// when the argv starts one of them.
+func Argv(argv []string) (tools.Class, string) {
+	return Explain(tools.CommandLine(argv))
 }

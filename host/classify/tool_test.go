@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/windows-dev-agent/wda/tools"
@@ -113,5 +114,68 @@ func TestToolOthers(t *testing.T) {
 	}
 	if got := Tool(specs, nil, PrefixClaude+"capability_run", map[string]any{"capability": "tests", "execute": true}); got != ap {
 		t.Errorf("no catalog gave %s", got)
+	}
+}
+
+// TestToolCommandsInArguments (issue 22 §1, "Through this server's own tools"): the hook
+// classifies the command sandbox_run would run, and the extra arguments of
+// capability_run, with the shell classifier, so a forbidden one is denied rather than
+// asked; the reason names the shell classifier's rule.
+func TestToolCommandsInArguments(t *testing.T) {
+	t.Parallel()
+	lookup := func(id string) (tools.Class, bool) { c, ok := ShippedCatalog[id]; return c, ok }
+	sandbox := func(cmd string, execute bool) map[string]any {
+		return map[string]any{"command": cmd, "isolation_requirement": "linux_compatibility", "execute": execute}
+	}
+	run := func(id string, extra ...any) map[string]any {
+		return map[string]any{"capability": id, "execute": true, "extra_args": extra}
+	}
+	cases := []struct {
+		tool  string
+		input map[string]any
+		want  tools.Class
+	}{
+		{"sandbox_run", sandbox("rm -rf /mnt/c/Windows/System32", true), fb},
+		{"sandbox_run", sandbox("cmd.exe /c format D:", true), fb},
+		{"sandbox_run", sandbox("rm -rf /mnt/c/Windows/System32", false), ro}, // a plan runs nothing
+		{"sandbox_run", sandbox("make test", true), ap},
+		{"sandbox_run", map[string]any{"command": 7, "execute": true}, ap},
+		{"capability_run", run("inspect-git", "/c", "format", "D:"), fb},
+		{"capability_run", run("test-go", "-Command", "Format-Volume -DriveLetter D"), fb},
+		{"capability_run", run("no-such", "/c", "format", "D:"), fb},
+		{"capability_run", run("test-go", "-run", "TestX"), ap},
+		{"capability_run", run("test-go", 7), ap},
+	}
+	for _, c := range cases {
+		got, why := Decide(Shipped, lookup, PrefixCodex+c.tool, c.input)
+		if got != c.want {
+			t.Errorf("Decide(%s, %v) = %s (%s), want %s", c.tool, c.input, got, why, c.want)
+		}
+		if got == fb && !strings.Contains(why, "forbidden") {
+			t.Errorf("Decide(%s, %v): reason %q does not say what is forbidden", c.tool, c.input, why)
+		}
+	}
+	// With the catalog's argv known, extra arguments are read after it: a path is
+	// forbidden after an argv that removes.
+	argv := func(id string) ([][]string, bool) { return [][]string{{"wsl", "rm", "-rf"}}, id == "clean" }
+	o := tools.Oracles{Catalog: func(string) (tools.Class, bool) { return ap, true }, CatalogArgv: argv}
+	if got, _ := DecideWith(Shipped, o, PrefixClaude+"capability_run", run("clean", "/mnt/c/Windows")); got != fb {
+		t.Errorf("argv and extra arguments together: %s, want forbidden", got)
+	}
+	if got, _ := DecideWith(Shipped, o, PrefixClaude+"capability_run", run("clean", "/tmp/out")); got != ap {
+		t.Errorf("argv and harmless extra arguments: %s, want approval-required", got)
+	}
+}
+
+func TestArgvQuoting(t *testing.T) {
+	t.Parallel()
+	for argv, want := range map[string]tools.Class{
+		"cmd|/c|format D:": fb,
+		"pwsh|-NoProfile|-Command|Format-Volume -DriveLetter D": fb,
+		"git|log|--grep=format":                                 ro,
+	} {
+		if got, why := Argv(strings.Split(argv, "|")); got != want {
+			t.Errorf("Argv(%s) = %s (%s), want %s", argv, got, why, want)
+		}
 	}
 }

@@ -31,7 +31,7 @@ var Shipped = Specs{
 		Starts:  tools.WhenTrue("execute"), PlanFirst: true,
 		Statuses: []string{"planned", "completed", "failed", "unavailable", "stale_plan", "cancelled", "invalid_input", "blocked"}},
 	{Name: "sandbox_run", ProjectArg: "workspace_folder",
-		Classes: tools.Classification{Base: tools.ReadOnly, Rules: []tools.Rule{{When: tools.WhenTrue("execute"), Class: tools.ApprovalRequired}}},
+		Classes: tools.Classification{Base: tools.ReadOnly, Rules: []tools.Rule{{When: tools.WhenTrue("execute"), Class: tools.ApprovalRequired, Command: "command"}}},
 		Starts:  tools.WhenTrue("execute"), PlanFirst: true,
 		Statuses: []string{"planned", "completed", "failed", "unavailable", "stale_plan", "launched", "unknown", "cancelled", "invalid_input", "blocked"}},
 	{Name: "ecosystem_scan", ProjectArg: "cwd",

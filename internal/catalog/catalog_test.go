@@ -31,7 +31,7 @@ func TestShippedCatalog(t *testing.T) {
 	// build output or caches, approval-required for anything that publishes.
 	wantCaps := map[string]row{
 		"inspect-git":     {tools.ReadOnly, []string{"git", "status", "inspection", "branch"}, []catalog.Tool{{"git", []string{"git", "--no-optional-locks", "-c", "core.fsmonitor=false", "status", "--short", "--branch"}}}, []string{".git"}},
-		"log-git":         {tools.ReadOnly, []string{"git", "log", "history", "commits"}, []catalog.Tool{{"git", []string{"git", "--no-optional-locks", "log", "--oneline", "--decorate", "--max-count=30"}}}, []string{".git"}},
+		"log-git":         {tools.ReadOnly, []string{"git", "log", "history", "commits"}, []catalog.Tool{{"git", []string{"git", "--no-optional-locks", "-c", "core.fsmonitor=false", "log", "--no-show-signature", "--no-ext-diff", "--no-textconv", "--oneline", "--decorate", "--max-count=30"}}}, []string{".git"}},
 		"diff-git":        {tools.ReadOnly, []string{"git", "diff", "changes", "patch"}, []catalog.Tool{{"git", []string{"git", "--no-optional-locks", "-c", "core.fsmonitor=false", "diff", "--no-ext-diff", "--no-textconv"}}}, []string{".git"}},
 		"create-pr":       {tools.ApprovalRequired, []string{"git", "github", "gh", "pr", "pull-request", "publish"}, []catalog.Tool{{"gh", []string{"gh", "pr", "create", "--fill"}}}, nil},
 		"test-go":         {tools.Reversible, []string{"go", "golang", "test"}, []catalog.Tool{{"go", []string{"go", "test", "./..."}}}, []string{"go.mod", "go.work"}},

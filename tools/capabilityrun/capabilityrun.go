@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/windows-dev-agent/wda/host/classify"
 	"github.com/windows-dev-agent/wda/internal/catalog"
 	"github.com/windows-dev-agent/wda/internal/proc"
 	"github.com/windows-dev-agent/wda/tools"
@@ -71,11 +72,13 @@ func New(d Deps) tools.Tool {
 		Annotations: tools.Annotations{ReadOnly: false, Destructive: true, Idempotent: false, OpenWorld: true},
 		ProjectArg:  "cwd",
 		// A plan is read-only; an execution takes the effective class of the named
-		// capability in the catalog in force (docs/safety.md).
+		// capability in the catalog in force, raised by extra arguments: to
+		// approval-required, or to forbidden when the shell classifier forbids the
+		// argv they make (docs/safety.md).
 		Classes: tools.Classification{Base: tools.ReadOnly, Rules: []tools.Rule{
 			{When: tools.WhenTrue("execute"), Catalog: &tools.CatalogRef{ID: "capability", Extra: "extra_args"}},
 		}},
-		Catalog:  d.catalogClass,
+		Oracles:  tools.Oracles{Catalog: d.catalogClass, CatalogArgv: d.catalogArgv, Shell: classify.Shell},
 		Starts:   tools.WhenTrue("execute"),
 		Statuses: Statuses,
 		Handle:   d.handle,
@@ -95,6 +98,23 @@ func (d Deps) catalogClass(id string) (tools.Class, bool) {
 		return "", false
 	}
 	return cp.Safety, true
+}
+
+// catalogArgv is the argv of each tool of a capability in the catalog in force.
+func (d Deps) catalogArgv(id string) ([][]string, bool) {
+	cat, err := d.Catalog()
+	if err != nil {
+		return nil, false
+	}
+	cp, ok := cat.Get(id)
+	if !ok {
+		return nil, false
+	}
+	argvs := make([][]string, len(cp.Tools))
+	for i, t := range cp.Tools {
+		argvs[i] = t.Argv
+	}
+	return argvs, true
 }
 
 func (d Deps) handle(ctx context.Context, env *tools.Env, in In) (Out, error) {

@@ -170,6 +170,75 @@ func TestReplacementCatalogClass(t *testing.T) {
 	}
 }
 
+// TestForbiddenCommandInArguments (issue 22 §1, §2 of "Through this server's own
+// tools"): extra arguments carrying a forbidden command, and a replacement catalog that
+// calls a forbidden argv read-only, are classified forbidden and blocked by the
+// pipeline before anything starts; the hooks' table classifies them the same way.
+func TestForbiddenCommandInArguments(t *testing.T) {
+	t.Parallel()
+	marker := filepath.Join(t.TempDir(), "ran")
+	script := "#!/bin/sh\necho ran > '" + marker + "'\n"
+	dir := t.TempDir()
+	for _, name := range []string{"git", "cmd", "pwsh", "wsl"} {
+		p := filepath.Join(dir, name)
+		if goruntime.GOOS == "windows" {
+			p += ".exe"
+		}
+		if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cat := `
+inspect-git: {description: d, safety: read-only, tools: [{name: git, argv: [git, status]}]}
+shell: {description: d, safety: read-only, tools: [{name: cmd, argv: [cmd]}]}
+ps: {description: d, safety: reversible, tools: [{name: pwsh, argv: [pwsh, -NoProfile]}]}
+clean: {description: d, safety: approval-required, tools: [{name: wsl, argv: [wsl, rm, -rf]}]}
+wipe: {description: d, safety: read-only, tools: [{name: cmd, argv: [cmd, /c, format, "D:"]}]}
+`
+	tests := []struct {
+		cat   string
+		args  tools.Args
+		class tools.Class
+	}{
+		{"", tools.Args{"capability": "inspect-git", "extra_args": []any{"/c", "format", "D:"}}, tools.Forbidden},
+		{cat, tools.Args{"capability": "shell", "extra_args": []any{"/c", "format", "D:"}}, tools.Forbidden},
+		{cat, tools.Args{"capability": "ps", "extra_args": []any{"-Command", "Format-Volume -DriveLetter D"}}, tools.Forbidden},
+		{cat, tools.Args{"capability": "clean", "extra_args": []any{"/mnt/c/Windows/System32"}}, tools.Forbidden},
+		{cat, tools.Args{"capability": "wipe"}, tools.Forbidden},
+		// What is not forbidden keeps its class.
+		{cat, tools.Args{"capability": "clean", "extra_args": []any{"/tmp/out"}}, tools.ApprovalRequired},
+		{cat, tools.Args{"capability": "shell"}, tools.ReadOnly},
+		{"", tools.Args{"capability": "inspect-git", "extra_args": []any{"--porcelain"}}, tools.ApprovalRequired},
+	}
+	for _, tt := range tests {
+		e := env(t, dir, tt.cat)
+		plan := call(t, e, tt.args)
+		// The executing call echoes the reviewed identity, so only the class stands
+		// between it and the run.
+		exec := tools.Args{"execute": true, "expected_executable": plan["executable"],
+			"expected_executable_identity_kind":   plan["executable_identity_kind"],
+			"expected_executable_identity_sha256": plan["executable_identity_sha256"]}
+		for k, v := range tt.args {
+			exec[k] = v
+		}
+		if got := e.tool.Classify(exec); got != tt.class {
+			t.Errorf("%v: classified %s, want %s", tt.args, got, tt.class)
+		}
+		if tt.class != tools.Forbidden {
+			continue
+		}
+		if plan["safety_class"] != "forbidden" || plan["execute_arguments"] != nil {
+			t.Errorf("%v: plan %v, want the forbidden class and no executing call", tt.args, plan)
+		}
+		if m := call(t, e, exec); m["status"] != "blocked" || m["execution_started"] != false {
+			t.Errorf("%v: %v, want blocked", tt.args, m)
+		}
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("a forbidden call ran its program")
+	}
+}
+
 // TestCatalogErrorIsConfigurationError: a catalog that cannot be loaded is a domain
 // outcome naming the problem, as in workflow_plan.
 func TestCatalogErrorIsConfigurationError(t *testing.T) {

@@ -26,6 +26,9 @@ const (
 // captureTimeout bounds WSL and Dev Container runs (docs/tools/sandbox_run.md).
 const captureTimeout = 600 * time.Second
 
+// ErrForbidden is the error of an execution whose command the shell classifier forbids.
+const ErrForbidden = "The command is forbidden: the shell classifier forbids it, so sandbox_run never runs it"
+
 // handle is the decision order of docs/tools/sandbox_run.md, steps 1–12.
 func (d Deps) handle(ctx context.Context, env *tools.Env, in In) Out {
 	fail := func(status, msg string) Out {
@@ -82,32 +85,43 @@ func (d Deps) handle(ctx context.Context, env *tools.Env, in In) Out {
 	if err != nil {
 		return routeFail("unavailable", fmt.Sprintf("Backend executable identity could not be established: %v", err))
 	}
-	// 8. The plan.
+	// 8. The plan, with the class an execution has.
 	av := argv(r, ws, in.Command, plannedConfig)
+	class := executionClass(in.Command)
 	p := &Plan{
 		ProjectDir:                  ws,
 		PayloadPaths:                append([]string{}, in.PayloadPaths...),
-		SafetyClass:                 string(tools.ApprovalRequired),
+		SafetyClass:                 string(class),
 		Executable:                  r.exe,
 		ExecutableIdentityKind:      string(id.Kind),
 		ExecutableIdentitySHA256:    id.SHA256,
 		Argv:                        av,
 		Command:                     plan.Command(av),
 		LaunchKind:                  "captured",
-		RequiresHostApproval:        true,
+		RequiresHostApproval:        class != tools.Forbidden,
 		ConfigMaterializedOnExecute: r.backend == envWindowsSandbox,
 	}
 	if r.backend == envWindowsSandbox {
 		p.LaunchKind = "interactive"
 	}
 	out := Out{Status: tools.Status{Status: "planned"}, Environment: r.backend, IsolationRequirement: in.IsolationRequirement, Plan: p}
-	// 9. Planning stops here: nothing was created or started.
+	// 9. Planning stops here: nothing was created or started. A forbidden command
+	// plans (for review) but offers no executing call, and its execution is blocked
+	// before any echo, so no echo can run it (through MCP the pipeline has blocked it
+	// already; this is the handler's own guard).
 	if !in.Execute {
+		if class == tools.Forbidden {
+			return out
+		}
 		exec := in
 		exec.Execute = true
 		exec.Identity = tools.Identity{ExpectedExecutable: r.exe, ExpectedExecutableIdentityKind: string(id.Kind),
 			ExpectedExecutableIdentitySHA: id.SHA256}
 		out.ExecuteArguments = &exec
+		return out
+	}
+	if class == tools.Forbidden {
+		out.Status = tools.Status{Status: tools.StatusBlocked, Error: ErrForbidden}
 		return out
 	}
 	// 10. The identity echo.

@@ -2,10 +2,11 @@ package sandboxrun
 
 import (
 	"context"
-	"github.com/windows-dev-agent/wda/tools/sandboxrun/internal/payload"
 
+	"github.com/windows-dev-agent/wda/host/classify"
 	"github.com/windows-dev-agent/wda/internal/plan"
 	"github.com/windows-dev-agent/wda/tools"
+	"github.com/windows-dev-agent/wda/tools/sandboxrun/internal/payload"
 )
 
 // In is the input of sandbox_run.
@@ -58,6 +59,24 @@ type Plan struct {
 var Statuses = []string{tools.StatusPlanned, tools.StatusCompleted, tools.StatusFailed, tools.StatusUnavailable,
 	tools.StatusStalePlan, "launched", "unknown", tools.StatusCancelled}
 
+// classes is sandbox_run's classification. Planning is read-only (hosts may still
+// prompt: planning enumerates payload paths); executing is approval-required, and
+// forbidden when the shell classifier forbids the command: WSL reaches the Windows
+// drives under /mnt and starts Windows programs, and a Dev Container may mount them, so
+// the command is classified as the shell commands the hosts run are
+// (docs/tools/sandbox_run.md, "Safety").
+var classes = tools.Classification{Base: tools.ReadOnly, Rules: []tools.Rule{
+	{When: tools.WhenTrue("execute"), Class: tools.ApprovalRequired, Command: "command"}}}
+
+// oracles answer classes' Command rule with the hooks' own shell classifier.
+var oracles = tools.Oracles{Shell: classify.Shell}
+
+// executionClass is the class executing command has: the plan shows it, and the
+// handler refuses a forbidden one itself too (the pipeline has blocked it already).
+func executionClass(command string) tools.Class {
+	return classes.With(tools.Args{"execute": true, "command": command}, oracles)
+}
+
 // New returns the sandbox_run tool running with d.
 func New(d Deps) tools.Tool {
 	return tools.Define(tools.Def[In, Out]{
@@ -67,12 +86,10 @@ func New(d Deps) tools.Tool {
 		Description: "Plan or run a command in isolation: WSL for linux_compatibility, the project's Dev Container for project_reproducibility, Windows Sandbox for untrusted_windows (with a validated, read-only staged payload). A Sandbox launch proves only that it started.",
 		Annotations: tools.Annotations{ReadOnly: false, Destructive: true, Idempotent: false, OpenWorld: true},
 		ProjectArg:  "workspace_folder",
-		// Planning is read-only (hosts may still prompt: planning enumerates payload
-		// paths); executing is approval-required.
-		Classes: tools.Classification{Base: tools.ReadOnly, Rules: []tools.Rule{
-			{When: tools.WhenTrue("execute"), Class: tools.ApprovalRequired}}},
-		Starts:   tools.WhenTrue("execute"),
-		Statuses: Statuses,
+		Classes:     classes,
+		Oracles:     oracles,
+		Starts:      tools.WhenTrue("execute"),
+		Statuses:    Statuses,
 		Handle: func(ctx context.Context, env *tools.Env, in In) (Out, error) {
 			return d.handle(ctx, env, in), nil
 		},

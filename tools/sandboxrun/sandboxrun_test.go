@@ -564,3 +564,64 @@ func TestOffWindowsDefaults(t *testing.T) {
 		}
 	}
 }
+
+// TestForbiddenCommand (issue 22 §1, "Through this server's own tools"): a command the
+// shell classifier forbids makes the execution forbidden, so the pipeline blocks it
+// with the reviewed identity echoed and nothing starts; its plan says forbidden and
+// offers no executing call; the handler refuses it on its own too. An ordinary
+// command keeps approval-required.
+func TestForbiddenCommand(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		command, req string
+		forbidden    bool
+	}{
+		{"rm -rf /mnt/c/Windows/System32", reqLinux, true},
+		{"cmd.exe /c format D:", reqLinux, true},
+		{"/mnt/c/Windows/System32/cmd.exe /c 'format D: /q'", reqLinux, true},
+		{"format C: /q", reqReproduce, true},
+		{"ls -la && make test", reqLinux, false},
+	} {
+		t.Run(c.command, func(t *testing.T) {
+			t.Parallel()
+			f := newFixture(t)
+			f.files(map[string]string{".devcontainer.json": "{}"})
+			tool := New(f.Deps())
+			args := tools.Args{"command": c.command, "isolation_requirement": c.req}
+			plan, _ := mcptest.Call(t, tool, f.env, args)
+			want, wantApproval := "approval-required", true
+			if c.forbidden {
+				want, wantApproval = "forbidden", false
+			}
+			if plan["status"] != "planned" || plan["safety_class"] != want || plan["requires_host_approval"] != wantApproval {
+				t.Fatalf("plan %v, want planned %s", plan, want)
+			}
+			if _, offered := plan["execute_arguments"]; offered == c.forbidden {
+				t.Fatalf("plan offers execute_arguments: %v, want %v", offered, !c.forbidden)
+			}
+			exec := tools.Args{"execute": true, "expected_executable": plan["executable"],
+				"expected_executable_identity_kind":   plan["executable_identity_kind"],
+				"expected_executable_identity_sha256": plan["executable_identity_sha256"]}
+			for k, v := range args {
+				exec[k] = v
+			}
+			if got := tool.Classify(exec); (got == tools.Forbidden) != c.forbidden {
+				t.Fatalf("classified %s", got)
+			}
+			m, _ := mcptest.Call(t, tool, f.env, exec)
+			if c.forbidden != (m["status"] == "blocked") || f.started() != map[bool]int{true: 0, false: 1}[c.forbidden] {
+				t.Fatalf("execute: %v, %d started", m, f.started())
+			}
+			if !c.forbidden {
+				return
+			}
+			// The handler's own guard, without the pipeline.
+			in := In{Command: c.command, IsolationRequirement: c.req, Execute: true, Identity: tools.Identity{
+				ExpectedExecutable: plan["executable"].(string), ExpectedExecutableIdentityKind: plan["executable_identity_kind"].(string),
+				ExpectedExecutableIdentitySHA: plan["executable_identity_sha256"].(string)}}
+			if out := f.call(in); out.Status.Status != "blocked" || out.Error != ErrForbidden || f.started() != 0 {
+				t.Fatalf("handler: %+v, %d started", out.Status, f.started())
+			}
+		})
+	}
+}

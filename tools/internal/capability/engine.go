@@ -119,7 +119,7 @@ func (e *Engine) Run(ctx context.Context, req Request) Result {
 	}
 
 	// 5. Effective class, argv, identity, plan.
-	class := EffectiveClass(cp.Safety, req.ExtraArgs)
+	class := EffectiveClass(cp, req.ExtraArgs)
 	argv := append(append([]string{exe}, tool.Argv[1:]...), req.ExtraArgs...)
 	res.BaseSafetyClass = cp.Safety
 	res.SafetyClass = class

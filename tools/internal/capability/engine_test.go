@@ -224,25 +224,58 @@ func TestTimeoutClamp(t *testing.T) {
 }
 
 func TestEffectiveClass(t *testing.T) {
+	t.Parallel()
+	git := []catalog.Tool{{Name: "git", Argv: []string{"git", "log"}}}
+	cmd := []catalog.Tool{{Name: "cmd", Argv: []string{"cmd"}}}
+	wsl := []catalog.Tool{{Name: "wsl", Argv: []string{"wsl", "rm", "-rf"}}}
+	pwsh := []catalog.Tool{{Name: "none", Argv: []string{"none"}}, {Name: "pwsh", Argv: []string{"pwsh", "-NoProfile"}}}
 	tests := []struct {
 		base     tools.Class
+		tools    []catalog.Tool
 		extra    []string
 		want     tools.Class
 		approval bool
 	}{
-		{tools.ReadOnly, nil, tools.ReadOnly, false},
-		{tools.ReadOnly, []string{"x"}, tools.ApprovalRequired, true},
-		{tools.Reversible, nil, tools.Reversible, true},
-		{tools.Reversible, []string{"x"}, tools.ApprovalRequired, true},
-		{tools.ApprovalRequired, nil, tools.ApprovalRequired, true},
-		{tools.Forbidden, nil, tools.Forbidden, false},
-		{tools.Forbidden, []string{"x"}, tools.Forbidden, false},
+		{tools.ReadOnly, git, nil, tools.ReadOnly, false},
+		{tools.ReadOnly, git, []string{"x"}, tools.ApprovalRequired, true},
+		{tools.Reversible, git, nil, tools.Reversible, true},
+		{tools.Reversible, git, []string{"x"}, tools.ApprovalRequired, true},
+		{tools.ApprovalRequired, git, nil, tools.ApprovalRequired, true},
+		{tools.Forbidden, git, nil, tools.Forbidden, false},
+		{tools.Forbidden, git, []string{"x"}, tools.Forbidden, false},
+		// Extra arguments that carry a forbidden command (issue 22 §1): on their own,
+		// after a shell the catalog starts, after an argv that removes, after any tool.
+		{tools.ReadOnly, cmd, []string{"/c", "format", "D:"}, tools.Forbidden, false},
+		{tools.Reversible, git, []string{"/c", "format", "D:"}, tools.Forbidden, false},
+		{tools.ReadOnly, pwsh, []string{"-Command", "Format-Volume -DriveLetter D"}, tools.Forbidden, false},
+		{tools.ApprovalRequired, wsl, []string{"/mnt/c/Windows/System32"}, tools.Forbidden, false},
+		{tools.ApprovalRequired, wsl, []string{"/tmp/build"}, tools.ApprovalRequired, true},
 	}
 	for _, tt := range tests {
-		got := capability.EffectiveClass(tt.base, tt.extra)
+		cp := catalog.Capability{ID: "c", Safety: tt.base, Tools: tt.tools}
+		got := capability.EffectiveClass(cp, tt.extra)
 		if got != tt.want || capability.RequiresHostApproval(got) != tt.approval {
-			t.Errorf("EffectiveClass(%s, %q) = %s (approval %v), want %s (%v)", tt.base, tt.extra, got,
+			t.Errorf("EffectiveClass(%s %v, %q) = %s (approval %v), want %s (%v)", tt.base, tt.tools, tt.extra, got,
 				capability.RequiresHostApproval(got), tt.want, tt.approval)
 		}
+	}
+}
+
+// TestForbiddenExtraArgsBlocked: the engine's own guard blocks extra arguments that
+// carry a forbidden command, before any echo and without starting anything; a plan
+// shows the class.
+func TestForbiddenExtraArgsBlocked(t *testing.T) {
+	t.Parallel()
+	runner := &fakeRunner{receipt: okReceipt()}
+	e := newEngine(t, runner, nil)
+	extra := []string{"/c", "format", "D:"}
+	res := e.Run(context.Background(), capability.Request{Capability: "look", ExtraArgs: extra, Dir: t.TempDir()})
+	if res.Status.Status != "planned" || res.SafetyClass != tools.Forbidden {
+		t.Fatalf("plan: %s %s, want planned forbidden", res.Status.Status, res.SafetyClass)
+	}
+	res = e.Run(context.Background(), capability.Request{Capability: "look", ExtraArgs: extra, Execute: true,
+		Dir: t.TempDir(), Expected: echo("/bin/looker")})
+	if res.Status.Status != "blocked" || res.Error != capability.ErrForbidden || res.ExecutionStarted || len(runner.got) != 0 {
+		t.Fatalf("execute: %+v, runner %v; want blocked without a start", res.Status, runner.got)
 	}
 }
