@@ -110,7 +110,8 @@ func renderAgentPlugin(reg *tools.Registry, all []skills.Skill, files map[string
 	var h copilotHooks
 	h.Version = 1
 	h.Hooks.PreToolUse = []copilotHook{{
-		Matcher: "^(" + alternation(hook.CopilotShellTools) + "|" + alternation([]string{hook.CopilotToolPrefix}) +
+		Matcher: "^(" + alternation(hook.CopilotShellTools) + "|" + alternation(hook.CopilotShellInputTools) +
+			"|" + alternation([]string{hook.CopilotToolPrefix}) +
 			"(" + alternation(CopilotHookTools(reg)) + "))$",
 		Type: "command",
 		// The hook runs from the plugin root with PLUGIN_ROOT set; bash elsewhere,

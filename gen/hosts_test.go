@@ -114,7 +114,10 @@ func TestAgentPluginPayload(t *testing.T) {
 			t.Errorf("gated %s escapes the hook", tl.Name())
 		}
 	}
+	// The tools that type into a running shell are gated too (issue 22 §1); reading
+	// and stopping one are not.
 	for name, want := range map[string]bool{"bash": true, "powershell": true, "xbash": false, "bash2": false,
+		"write_bash": true, "write_powershell": true, "read_bash": false, "stop_powershell": false, "write_bash2": false,
 		"windows-dev-agent-env_inspect": false, "other-windows-dev-agent-tool_discover": false, "windows-dev-agent-tool_discover2": false} {
 		if got := matcher.MatchString(name); got != want {
 			t.Errorf("matcher on %q = %v, want %v", name, got, want)

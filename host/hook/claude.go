@@ -29,7 +29,7 @@ func claudePreToolUse(c *call, stdin io.Reader) any {
 		return preToolUse(audit.DecisionDeny, fmt.Sprintf(parseDenyReason, err), "")
 	}
 	tool := ev.str("tool_name")
-	class, why := classify.Decide(c.specs, c.catalog, tool, ev.toolInput())
+	class, why := c.decide(tool, ev.toolInput(), ev["cwd"])
 	var out any
 	decision := audit.DecisionHostDefault
 	switch class {

@@ -54,11 +54,12 @@ func TestClaudePreToolUse(t *testing.T) {
 		{"another server's tool", "mcp__other__env_inspect", map[string]any{}, "ask", "approval-required"},
 		{"non-object tool_input", plug + "package_install", "execute", "", "read-only"},
 	}
+	cwd := t.TempDir() // a directory in no repository: a git form is checked and found plain
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			data := t.TempDir()
 			ev := map[string]any{"session_id": "S1", "tool_use_id": "U1", "tool_name": c.tool, "tool_input": c.input,
-				"cwd": "/x", "hook_event_name": "PreToolUse", "permission_mode": "default", "transcript_path": "/t"}
+				"cwd": cwd, "hook_event_name": "PreToolUse", "permission_mode": "default", "transcript_path": "/t"}
 			r := run(t, reg, nil, eventJSON(ev), "claude", "pre-tool-use", "--data-dir", data)
 			if r.code != 0 {
 				t.Fatalf("exit %d", r.code)
@@ -124,7 +125,7 @@ func TestClaudePreToolUseUnparsable(t *testing.T) {
 		}
 	}
 	// A BOM before an otherwise valid event is tolerated.
-	r := run(t, testSpecs(), nil, "\xef\xbb\xbf"+`{"tool_name":"Bash","tool_input":{"command":"git status"}}`, "claude", "pre-tool-use", "--data-dir", t.TempDir())
+	r := run(t, testSpecs(), nil, "\xef\xbb\xbf"+`{"tool_name":"Bash","tool_input":{"command":"Get-ChildItem src"}}`, "claude", "pre-tool-use", "--data-dir", t.TempDir())
 	if r.stdout != "" {
 		t.Errorf("BOM event: %q", r.stdout)
 	}

@@ -36,7 +36,7 @@ func codexPreToolUse(c *call, stdin io.Reader) any {
 		return preToolUse(audit.DecisionDeny, fmt.Sprintf(parseDenyReason, err), "")
 	}
 	tool, input := ev.str("tool_name"), ev.toolInput()
-	class, why := classify.Decide(c.specs, c.catalog, tool, input)
+	class, why := c.decide(tool, input, ev["cwd"])
 	var out any
 	decision := audit.DecisionHostDefault
 	if class == tools.Forbidden {

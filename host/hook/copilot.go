@@ -21,14 +21,20 @@ const CopilotToolPrefix = "windows-dev-agent-"
 // CopilotShellTools are the Copilot CLI's shell tool names.
 var CopilotShellTools = []string{"bash", "powershell"}
 
+// CopilotShellInputTools are the Copilot CLI's tools that type into a shell started
+// asynchronously (toolArgs {shellId, input, delay}); input is text with the key names
+// {enter}, {backspace}, {left}, {right}, {up} and {down} (docs/hosts/copilot.md,
+// "Typing into a running shell"). The hook classifies what they type.
+var CopilotShellInputTools = []string{"write_bash", "write_powershell"}
+
 // CopilotProjectDirVar is the session's project directory in a Copilot hook's
 // environment; the event's cwd is preferred.
 const CopilotProjectDirVar = "COPILOT_PROJECT_DIR"
 
 // Texts of the Copilot preToolUse hook.
 const (
-	copilotForbiddenReason = "Windows Dev Agent blocked a forbidden action (safety_class=forbidden). Do not retry it or work around it: change the task boundary with the user instead."
-	copilotAskReason       = "Windows Dev Agent classifies this call as %s: confirm that it should run."
+	copilotForbiddenReason = "Windows Dev Agent blocked a forbidden action: %s (safety_class=forbidden). Do not retry it or work around it: change the task boundary with the user instead."
+	copilotAskReason       = "Windows Dev Agent classifies this call as %s: %s. Confirm that it should run."
 	copilotScopeReason     = "Windows Dev Agent blocked a project-scope escape: %v"
 	copilotArgsDenyReason  = "Windows Dev Agent could not read the call's toolArgs; denying because the call cannot be classified."
 )
@@ -62,20 +68,26 @@ func copilotPreToolUse(c *call, stdin io.Reader) any {
 		return copilotOutput{audit.DecisionDeny, copilotArgsDenyReason}
 	}
 	name := copilotToolName(tool)
-	class := c.classify(name, input)
+	var class tools.Class
+	var why string
+	if shell, typing := copilotTypingShell(tool); typing {
+		class, why = c.typedClass(shell, input)
+	} else {
+		class, why = c.decide(name, input, ev["cwd"])
+	}
 	scopeErr := c.copilotScopeError(ev, name, input)
 	var out any
 	decision := audit.DecisionHostDefault
 	switch {
 	case class == tools.Forbidden:
 		decision = audit.DecisionDeny
-		out = copilotOutput{decision, copilotForbiddenReason}
+		out = copilotOutput{decision, fmt.Sprintf(copilotForbiddenReason, why)}
 	case scopeErr != nil:
 		decision = audit.DecisionDeny
 		out = copilotOutput{decision, fmt.Sprintf(copilotScopeReason, scopeErr)}
 	case class == tools.ApprovalRequired || class == tools.Checkpoint:
 		decision = audit.DecisionAsk
-		out = copilotOutput{decision, fmt.Sprintf(copilotAskReason, class)}
+		out = copilotOutput{decision, fmt.Sprintf(copilotAskReason, class, why)}
 	}
 	c.copilotRecord(ev, class, decision)
 	return out
@@ -98,6 +110,56 @@ func copilotToolName(tool string) string {
 		return classify.PrefixClaude + short
 	}
 	return tool
+}
+
+// copilotTypingShell is the shell whose command lines a tool of
+// CopilotShellInputTools types into.
+func copilotTypingShell(tool string) (string, bool) {
+	switch tool {
+	case "write_bash":
+		return "Bash", true
+	case "write_powershell":
+		return "PowerShell", true
+	}
+	return "", false
+}
+
+// typedClass classifies what a write_bash or write_powershell call types into a
+// running shell (docs/hosts/copilot.md, "Typing into a running shell"): the lines as
+// the shell receives them after line editing, as one command line of shell; and the
+// input read without editing, so that a forbidden word split by an editing key is
+// still denied. What the hook cannot read to the end asks: a line without Enter (a
+// later write completes it), keys that reach into history or text typed before, and
+// a command that may start git (the running shell's directory is not the event's
+// cwd: it may have changed directory). Nothing typed is read-only.
+func (c *call) typedClass(shell string, input map[string]any) (tools.Class, string) {
+	v := input["input"]
+	s, isString := v.(string)
+	switch {
+	case v == nil || s == "" && isString:
+		return tools.ReadOnly, "the call types nothing"
+	case !isString:
+		return tools.ApprovalRequired, "the input to type is not a string"
+	}
+	typed := readTyped(s)
+	class, why := classify.Decide(c.specs, c.catalog, shell, map[string]any{"command": typed.text})
+	if class != tools.Forbidden && typed.raw != typed.text {
+		if rc, rwhy := classify.Decide(c.specs, c.catalog, shell, map[string]any{"command": typed.raw}); rc == tools.Forbidden {
+			return rc, rwhy
+		}
+	}
+	if class.Rank() >= tools.ApprovalRequired.Rank() {
+		return class, why
+	}
+	switch {
+	case typed.inexact:
+		return tools.ApprovalRequired, "the input holds keys whose effect depends on what the shell already holds (history, completion, text typed before), which the hook cannot see"
+	case typed.partial:
+		return tools.ApprovalRequired, "the typed line has no Enter, so a later write completes it into a command the hook has not seen"
+	case mayRunGit(typed.text):
+		return tools.ApprovalRequired, "the running shell's directory is unknown, so the repository's git configuration cannot be checked"
+	}
+	return class, why
 }
 
 // copilotArgs is the call's arguments: an object, or a string holding one (the form

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 const cp = CopilotToolPrefix
@@ -162,12 +163,14 @@ func FuzzCopilotPreToolUse(f *testing.F) {
 	f.Add([]byte(nil), cp+"package_install", "", uint8(3), "", "", true)
 	f.Add([]byte(`{"toolName":"windows-dev-agent-env_inspect","toolArgs":"{\"a\":1} x"}`), "", "", uint8(0), "", "", false)
 	f.Add([]byte(`not json`), "", "", uint8(0), "", "", false)
+	f.Add([]byte(nil), "write_bash", "format C:{enter}", uint8(0), "", "", false)
+	f.Add([]byte(nil), "write_powershell", "dis{left}{backspace}k\x1b[Dpart\r\n", uint8(0), "/", "", true)
 	data := f.TempDir()
 	reg := testSpecs()
 	f.Fuzz(func(t *testing.T, raw []byte, tool, cmd string, execute uint8, cwd, arg string, asString bool) {
 		stdin := raw
 		if len(raw) == 0 {
-			args := map[string]any{"command": cmd, "cwd": arg, "workspace_folder": arg, "capability": cmd}
+			args := map[string]any{"command": cmd, "input": cmd, "shellId": arg, "cwd": arg, "workspace_folder": arg, "capability": cmd}
 			switch execute % 4 {
 			case 1:
 				args["execute"] = true
@@ -207,6 +210,129 @@ func FuzzCopilotPreToolUse(f *testing.F) {
 		}
 		if d := m["permissionDecision"]; d != "deny" && d != "ask" {
 			t.Fatalf("answered %v", m)
+		}
+	})
+}
+
+// Issue 22 §1: the Copilot CLI's write_bash and write_powershell type into a running
+// shell. What they type is read as the shell would receive it and classified as a
+// command line: a forbidden one is denied; anything the hook cannot read to the end
+// (a line without Enter, history keys, completion) or whose directory it does not
+// know (a git form: the running shell may have changed directory) asks; nothing
+// typed gets no answer.
+func TestCopilotTypedInput(t *testing.T) {
+	t.Parallel()
+	p := makeProject(t)
+	type row struct {
+		name   string
+		tool   string
+		args   any
+		want   string // "", "ask", "deny"
+		reason string
+	}
+	typed := func(s string) map[string]any { return map[string]any{"shellId": "s1", "input": s, "delay": 10} }
+	rows := []row{
+		{name: "forbidden line", tool: "write_bash", args: typed("format C: /q{enter}"), want: "deny", reason: "forbidden"},
+		{name: "forbidden line, PowerShell", tool: "write_powershell", args: typed("diskpart{enter}"), want: "deny", reason: "forbidden"},
+		{name: "forbidden after a harmless line", tool: "write_powershell", args: typed("Get-ChildItem\r\nFormat-Volume -DriveLetter C\r\n"), want: "deny"},
+		{name: "forbidden without Enter", tool: "write_bash", args: typed("diskpart"), want: "deny"},
+		{name: "forbidden put together by cursor keys", tool: "write_bash", args: typed("diskart{left}{left}{left}p{enter}"), want: "deny"},
+		{name: "forbidden put together by backspace", tool: "write_bash", args: typed("format X{backspace}C: /q{enter}"), want: "deny"},
+		{name: "forbidden put together by escape sequences", tool: "write_bash", args: typed("diskart\x1b[D\x1b[D\x1b[Dp\r"), want: "deny"},
+		{name: "forbidden split by a history key", tool: "write_bash", args: typed("disk{up}part{enter}"), want: "deny"},
+		{name: "toolArgs as a JSON string", tool: "write_bash", args: `{"shellId":"s1","input":"format C:{enter}","delay":10}`, want: "deny"},
+		{name: "read-only line", tool: "write_powershell", args: typed("Get-ChildItem src{enter}")},
+		{name: "read-only line with LF", tool: "write_bash", args: typed("Get-ChildItem src\n")},
+		{name: "git in an unknown directory", tool: "write_bash", args: typed("git status{enter}"), want: "ask", reason: "directory"},
+		{name: "an answer to a prompt", tool: "write_bash", args: typed("y{enter}"), want: "ask", reason: "approval-required"},
+		{name: "Enter alone", tool: "write_bash", args: typed("{enter}"), want: "ask"},
+		{name: "a line without Enter", tool: "write_powershell", args: typed("Get-ChildItem src"), want: "ask", reason: "Enter"},
+		{name: "history", tool: "write_bash", args: typed("{up}{enter}"), want: "ask"},
+		{name: "history after read-only text", tool: "write_powershell", args: typed("Get-ChildItem src{up}{enter}"), want: "ask", reason: "keys"},
+		{name: "backspace into an earlier write", tool: "write_bash", args: typed("{backspace}{enter}"), want: "ask"},
+		{name: "tab completion", tool: "write_powershell", args: typed("Get-ChildItem sr\t{enter}"), want: "ask", reason: "keys"},
+		{name: "Ctrl-C", tool: "write_bash", args: typed("\x03"), want: "ask"},
+		{name: "approval-required line", tool: "write_bash", args: typed("git push{enter}"), want: "ask"},
+		{name: "nothing typed", tool: "write_bash", args: map[string]any{"shellId": "s1", "delay": 10}},
+		{name: "empty input", tool: "write_powershell", args: typed("")},
+		{name: "input not a string", tool: "write_bash", args: map[string]any{"shellId": "s1", "input": 7}, want: "ask", reason: "string"},
+		{name: "key names are case-sensitive", tool: "write_bash", args: typed("Get-ChildItem {Enter}"), want: "ask"},
+	}
+	for _, c := range rows {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			data := t.TempDir()
+			ev := map[string]any{"sessionId": "S1", "toolName": c.tool, "toolArgs": c.args, "cwd": p.root}
+			r := run(t, testSpecs(), nil, eventJSON(ev), "copilot", "pre-tool-use", "--data-dir", data)
+			m := decodeOne(t, r.stdout)
+			got := ""
+			if m != nil {
+				got, _ = m["permissionDecision"].(string)
+			}
+			if got != c.want {
+				t.Fatalf("answered %v, want %q", m, c.want)
+			}
+			if reason, _ := m["permissionDecisionReason"].(string); m != nil && !strings.Contains(reason, c.reason) {
+				t.Fatalf("reason %q lacks %q", reason, c.reason)
+			}
+			raw, recs := records(t, data)
+			if len(recs) != 1 || recs[0]["tool_name"] != c.tool {
+				t.Fatalf("audit records %v", recs)
+			}
+			for _, leak := range []string{"format", "diskpart", "Get-ChildItem"} {
+				if strings.Contains(raw, leak) {
+					t.Fatalf("audit log stores %q: %s", leak, raw)
+				}
+			}
+		})
+	}
+}
+
+// readTyped applies the line editing of the keys Copilot accepts.
+func TestReadTyped(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		in               string
+		text, raw        string
+		partial, inexact bool
+	}{
+		{in: "ls{enter}", text: "ls", raw: "ls\n"},
+		{in: "a\r\nb\rc\n", text: "a\nb\nc", raw: "a\nb\nc\n"},
+		{in: "ab", text: "ab", raw: "ab", partial: true},
+		{in: "ab{backspace}c{enter}", text: "ac", raw: "ab\nc\n"},
+		{in: "ac{left}b{right}d\x7f\b{enter}", text: "ab", raw: "ac\nb\nd\n\n\n"},
+		{in: "é{backspace}x\n", text: "x", raw: "é\nx\n"},
+		{in: "{left}x\n", text: "x", raw: "\nx\n", inexact: true},
+		{in: "{down}{enter}", text: "", raw: "\n\n", inexact: true},
+		{in: "x{right}{right}y\n", text: "xy", raw: "x\n\ny\n"},
+		{in: "x\x1b[1;5Dy\n", text: "xy", raw: "x\ny\n", inexact: true},
+		{in: "x\x1bOAy\n", text: "xy", raw: "x\ny\n", inexact: true},
+		{in: "{Enter}{enterx}", text: "{Enter}{enterx}", raw: "{Enter}{enterx}", partial: true},
+		{in: "\x1b", text: "", raw: "\n", inexact: true},
+	}
+	for _, c := range cases {
+		got := readTyped(c.in)
+		want := typedInput{text: c.text, raw: c.raw, partial: c.partial, inexact: c.inexact}
+		if got != want {
+			t.Errorf("readTyped(%q) = %+v, want %+v", c.in, got, want)
+		}
+	}
+}
+
+// FuzzReadTyped: no panic, output bounded by the input, and plain text (no keys, no
+// control characters) reads as itself.
+func FuzzReadTyped(f *testing.F) {
+	for _, s := range []string{"ls{enter}", "a{left}{backspace}b\r\n", "\x1b[", "{up}", "é\x7f", "x\x1b[1;5D"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := readTyped(s)
+		if len(got.raw) > len(s) || len(got.text) > 3*len(s) {
+			t.Fatalf("readTyped(%q) grew: %+v", s, got)
+		}
+		plain := !strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f || r == '{' }) && utf8.ValidString(s)
+		if plain && (got.text != s || got.raw != s || got.inexact || got.partial != (s != "")) {
+			t.Fatalf("readTyped(%q) = %+v", s, got)
 		}
 	})
 }

@@ -21,7 +21,13 @@
 //     approval-required and checkpoint → ask) and denies a project-scoped call whose
 //     project argument is not an absolute directory inside the event's cwd, like the
 //     Codex PreToolUse; unparsable input → deny. It never answers allow, because
-//     Copilot would then skip its own prompt (docs/hosts/copilot.md).
+//     Copilot would then skip its own prompt (docs/hosts/copilot.md). What
+//     write_bash and write_powershell type into a running shell is read as the shell
+//     receives it (typed.go) and classified as a command line.
+//   - In every PreToolUse hook a shell command the classifier finds read-only or
+//     reversible that may start git is approval-required when the repository at the
+//     event's cwd names a program git would run, or cannot be checked (gitconfig.go;
+//     docs/hooks.md, "Read-only git and the repository's configuration").
 //   - The trace hooks write one derived audit record and print nothing.
 //   - The Stop hooks print one {"systemMessage": …} with the session's counts, and
 //     nothing when the session has no events.

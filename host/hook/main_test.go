@@ -33,7 +33,7 @@ func TestUsageErrors(t *testing.T) {
 func TestDataDirResolution(t *testing.T) {
 	reg := testSpecs()
 	base := t.TempDir()
-	ev := eventJSON(map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "git status"}, "session_id": "s"})
+	ev := eventJSON(map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "git status"}, "session_id": "s", "cwd": base})
 	cases := []struct {
 		name string
 		env  map[string]string
