@@ -151,10 +151,14 @@ func dotGitDir(dotGit string) (string, string) {
 	return resolveFrom(filepath.Dir(dotGit), target), ""
 }
 
-// isGitDir is git's own test of a git directory: HEAD, objects/ and refs/.
+// isGitDir is git's own test of a git directory: HEAD, and objects/ and refs/ or
+// (a linked worktree's git directory) a commondir file.
 func isGitDir(dir string) bool {
 	if fi, err := os.Stat(filepath.Join(dir, "HEAD")); err != nil || fi.IsDir() {
 		return false
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "commondir")); err == nil && !fi.IsDir() {
+		return true
 	}
 	for _, sub := range []string{"objects", "refs"} {
 		if fi, err := os.Stat(filepath.Join(dir, sub)); err != nil || !fi.IsDir() {

@@ -104,6 +104,15 @@ func TestGitReadOnlyFormsCheckTheRepositoryConfig(t *testing.T) {
 				"w/.git":                          "gitdir: ../main/.git/worktrees/w\n",
 			})
 		}, cwd: "w", cmd: "git status", ask: true, reason: "core.fsmonitor"},
+		{name: "inside a linked worktree's git directory", setup: func(t *testing.T, root string) {
+			gitRepo(t, filepath.Join(root, ".git"), plainGitConfig)
+			writeFiles(t, root, map[string]string{
+				".git/worktrees/w/HEAD":            "ref: refs/heads/w\n",
+				".git/worktrees/w/commondir":       "../..\n",
+				".git/worktrees/w/config.worktree": "[core]\n\tfsmonitor = x\n",
+				".git/worktrees/w/logs/":           "",
+			})
+		}, cwd: ".git/worktrees/w/logs", cmd: "git status", ask: true, reason: "core.fsmonitor"},
 		{name: "worktree config", setup: func(t *testing.T, root string) {
 			gitRepo(t, filepath.Join(root, ".git"), plainGitConfig+"[extensions]\n\tworktreeConfig = true\n")
 			writeFiles(t, root, map[string]string{".git/config.worktree": "[diff]\n\texternal = x\n"})
