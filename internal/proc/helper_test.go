@@ -39,6 +39,14 @@ func runHelper(mode string, args []string) int {
 		b, _ := json.Marshal(args)
 		os.Stdout.Write(b)
 		return 0
+	case "argshex": // echo the argv it received, each argument hex-encoded (byte-exact)
+		hexed := make([]string, len(args))
+		for i, a := range args {
+			hexed[i] = fmt.Sprintf("%x", a)
+		}
+		b, _ := json.Marshal(hexed)
+		os.Stdout.Write(b)
+		return 0
 	case "out": // out N M: N bytes on stdout, M bytes on stderr
 		n, _ := strconv.Atoi(args[0])
 		m, _ := strconv.Atoi(args[1])

@@ -13,8 +13,9 @@ import (
 // the argv handed to it, the working directory as the OS gets it, and everything that
 // must stay held until the child exists.
 type prepared struct {
+	exe   string   // the executable as requested (the caller's argv[0])
 	path  string   // what exec.Cmd starts (on Linux the held executable, /proc/self/fd/3)
-	args  []string // the child's argv; argv[0] is always the reviewed path
+	args  []string // the child's argv; the requested path is argv[0], or the script operand of its interpreter
 	seals []*sealedFile
 	extra []*os.File // inherited by the child from fd 3 on
 	dir   string     // the child's working directory as the OS is given it
@@ -108,7 +109,7 @@ func prepare(req Request) (*prepared, *Receipt) {
 		return nil, r
 	}
 
-	p := &prepared{path: exe, args: argv, dir: req.Dir}
+	p := &prepared{exe: exe, path: exe, args: argv, dir: req.Dir}
 	pwd := req.Dir
 	if req.DirHandle != nil {
 		wd, err := heldWorkDir(req.DirHandle)

@@ -37,7 +37,7 @@ func startContained(cmd *exec.Cmd, p *prepared) (*osProcess, *Receipt, error) {
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
 		if err := cmd.Start(); err != nil {
-			res <- started{err: startError(err, cmd.Args[0], traced)}
+			res <- started{err: startError(err, p, traced)}
 			return
 		}
 		if traced {
@@ -75,7 +75,7 @@ func startDetached(cmd *exec.Cmd, p *prepared) (*Receipt, error) {
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
 		if err := cmd.Start(); err != nil {
-			res <- started{err: startError(err, cmd.Args[0], traced)}
+			res <- started{err: startError(err, p, traced)}
 			return
 		}
 		refused, err := releaseAtExec(cmd, p.verify)
@@ -85,31 +85,38 @@ func startDetached(cmd *exec.Cmd, p *prepared) (*Receipt, error) {
 	return r.refused, r.err
 }
 
-// startError names the executable by its requested path rather than the descriptor
-// path the kernel was given, and explains the failures starting from the held file can
-// add. Without /proc the descriptor path does not exist (a missing #! interpreter
-// fails the same way). PTRACE_TRACEME may be refused (a seccomp policy, Yama
-// ptrace_scope 3, the server itself being traced); without the exec stop the reviewed
-// bytes cannot be checked where they can no longer change, so the run is refused
-// rather than started unchecked. The child reports only an errno, not which step
-// failed, hence the conditional wording.
-func startError(err error, exe string, traced bool) error {
+// startError names the executable by its requested path rather than what the kernel
+// was given (the descriptor path of a native program, the interpreter of a reviewed
+// script), and explains the failures that adds. Without /proc the descriptor path does
+// not exist. PTRACE_TRACEME may be refused (a seccomp policy, Yama ptrace_scope 3, the
+// server itself being traced); without the exec stop the reviewed bytes cannot be
+// checked where they can no longer change, so the run is refused rather than started
+// unchecked. The child reports only an errno, not which step failed, hence the
+// conditional wording.
+func startError(err error, p *prepared, traced bool) error {
 	var pe *fs.PathError
-	if errors.As(err, &pe) && pe.Path == exe && errors.Is(pe.Err, syscall.ENOENT) {
-		// An unreviewed #! script started by its path: the file was there a moment ago.
-		return fmt.Errorf("%s %s: %w (its #! interpreter was not found)", pe.Op, exe, pe.Err)
-	}
-	if !errors.As(err, &pe) || pe.Path != heldExecutable {
+	if !errors.As(err, &pe) {
 		return err
 	}
 	hint := ""
 	switch {
-	case errors.Is(pe.Err, syscall.ENOENT):
-		hint = " (it is started from its open file through /proc/self/fd, which needs /proc; a missing #! interpreter fails the same way)"
-	case traced && errors.Is(pe.Err, syscall.EPERM):
-		hint = " (a reviewed executable is checked at its exec stop, which needs ptrace(PTRACE_TRACEME) to be permitted)"
+	case pe.Path != p.exe && pe.Path != heldExecutable:
+		// A reviewed #! script, started through the interpreter its #! line names.
+		if errors.Is(pe.Err, syscall.ENOENT) {
+			hint = fmt.Sprintf(" (its #! interpreter %s was not found)", pe.Path)
+		} else {
+			hint = fmt.Sprintf(" (starting its #! interpreter %s)", pe.Path)
+		}
+	case pe.Path == p.exe && errors.Is(pe.Err, syscall.ENOENT):
+		// An unreviewed #! script started by its path: the file was there a moment ago.
+		hint = " (its #! interpreter was not found)"
+	case pe.Path == heldExecutable && errors.Is(pe.Err, syscall.ENOENT):
+		hint = " (it is started from its open file through /proc/self/fd, which needs /proc)"
 	}
-	return fmt.Errorf("%s %s: %w%s", pe.Op, exe, pe.Err, hint)
+	if traced && errors.Is(pe.Err, syscall.EPERM) {
+		hint += " (a reviewed executable is checked at its exec stop, which needs ptrace(PTRACE_TRACEME) to be permitted)"
+	}
+	return fmt.Errorf("%s %s: %w%s", pe.Op, p.exe, pe.Err, hint)
 }
 
 // Values of siginfo.si_code for SIGCHLD (include/uapi/asm-generic/siginfo.h).
