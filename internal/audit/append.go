@@ -21,29 +21,45 @@ const (
 	// MaxRecordBytes bounds one JSON line, so the current segment never exceeds
 	// SegmentLimit-1+MaxRecordBytes bytes. Real records are a few hundred bytes.
 	MaxRecordBytes = 64 * 1024
-	// LockTimeout is how long an append waits for the log lock before it gives up and
-	// returns ErrLockTimeout. Readers never take the lock (bar a rare fallback of a few
-	// microseconds), so an append waits only for the appends queued before it, each well
-	// under a millisecond: reaching this bound means a writer is stuck, not busy.
+	// LockTimeout is how long Append waits for its record to be written. A record
+	// that is not written by then is kept and written later (ErrNotYetWritten); the
+	// caller goes on. Appends of one process go through one queue (writer), so the
+	// wait is for other processes' appends, each well under a millisecond: reaching
+	// this bound means another process is stuck holding the lock, not busy.
 	LockTimeout = 10 * time.Second
 )
 
-// ErrLockTimeout is returned by Append when the log lock was not obtained in time; the
-// record was not written.
+// ErrLockTimeout is returned when the log lock was not obtained in time by a caller
+// that gives up waiting for it (a reader's fallback; logFile.append).
 var ErrLockTimeout = errors.New("audit: timed out waiting for the audit log lock")
 
-// Append writes r as one line to <dataDir>/agent.log. It creates the directory, fills
-// schema_version, ts and the lifecycle/legacy mirrors, validates the enums, and under
-// the cross-process lock rotates agent.log to agent.log.1 when it has reached
-// SegmentLimit, then writes the whole line with one write (undone on a short write).
-// An error means the record was not written; callers must report it (hooks warn on
-// stderr, the server's Sink logs it) and carry on: a record is never dropped silently.
+// Append writes r as one line to <dataDir>/agent.log. It fills schema_version, ts and
+// the lifecycle/legacy mirrors and validates the enums; then the line joins this
+// process's queue for dataDir, whose one writer creates the directory and, under the
+// cross-process lock, rotates agent.log to agent.log.1 when it has reached SegmentLimit
+// and writes each line with one write (undone on a short write).
+//
+// nil means the record is in the log. ErrNotYetWritten means it is not yet but is kept
+// and written as soon as the log allows (the caller waited LockTimeout, or a write
+// failed and is being retried): it is lost only if the process exits first (see Flush).
+// Any other error means the record was refused (invalid, too large, too many records
+// waiting) and not kept. Callers report every error (hooks warn on stderr, the
+// server's sink logs it) and carry on: a record is never dropped silently.
 func Append(dataDir string, r Record) error {
-	return logFile{dir: dataDir, limit: SegmentLimit, timeout: LockTimeout}.append(r)
+	if dataDir == "" {
+		return errors.New("audit: empty data dir")
+	}
+	line, err := r.normalize(time.Now()).checkedLine()
+	if err != nil {
+		return err
+	}
+	return writerFor(dataDir).append(line, LockTimeout)
 }
 
-// logFile is Append with its bounds as parameters, so tests can lower the cap, and its
-// rename as a parameter, so Linux tests can refuse renames the way Windows does.
+// logFile is one data directory's log with its bounds as parameters, so tests can lower
+// the cap, and its rename as a parameter, so Linux tests can refuse renames the way
+// Windows does. Its append is one locked append without the process's queue: the
+// concurrency tests use it to exercise the cross-process lock itself.
 type logFile struct {
 	dir     string
 	limit   int64
@@ -55,26 +71,43 @@ func (l logFile) append(r Record) error {
 	if l.dir == "" {
 		return errors.New("audit: empty data dir")
 	}
-	r = r.normalize(time.Now())
-	if err := r.validate(); err != nil {
-		return err
-	}
-	line, err := r.line()
+	line, err := r.normalize(time.Now()).checkedLine()
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(l.dir, 0o700); err != nil {
-		return fmt.Errorf("audit: creating data dir: %w", err)
+	if err := l.mkdir(); err != nil {
+		return err
 	}
 	unlock, err := acquire(filepath.Join(l.dir, LockName), true, l.timeout)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	if err := l.rotate(); err != nil {
-		return err
+	_, err = l.writeLocked([]*pending{{line: line}})
+	return err
+}
+
+func (l logFile) mkdir() error {
+	if err := os.MkdirAll(l.dir, 0o700); err != nil {
+		return fmt.Errorf("audit: creating data dir: %w", err)
 	}
-	return writeWhole(filepath.Join(l.dir, LogName), line)
+	return nil
+}
+
+// writeLocked appends the lines of batch in order, each after the rotation check, and
+// returns how many it wrote; the caller holds the lock. It stops at the first failure:
+// the lines after it are not written.
+func (l logFile) writeLocked(batch []*pending) (int, error) {
+	cur := filepath.Join(l.dir, LogName)
+	for i, p := range batch {
+		if err := l.rotate(); err != nil {
+			return i, err
+		}
+		if err := writeWhole(cur, p.line); err != nil {
+			return i, err
+		}
+	}
+	return len(batch), nil
 }
 
 // asidePrefix names a predecessor being discarded: agent.log.1.discard-<random>.

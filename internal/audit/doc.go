@@ -6,10 +6,11 @@
 //   - the record format (Record: JSON Lines, schema_version 1, UTC timestamps);
 //   - the one pure outcome derivation (Outcome, ResultStatus, ExecutionStarted,
 //     DecodeResult) shared by the MCP server's sink and every hook;
-//   - bounded appends (Append): a cross-process lock among writers
-//     (internal/platform/filelock) held across the rotate-then-append step, rotation at
-//     SegmentLimit bytes to exactly one predecessor, and a record written whole or not at
-//     all;
+//   - appends that lose nothing (Append): one queue and one writer per data directory
+//     in a process, a cross-process lock among writers (internal/platform/filelock)
+//     held across the rotate-then-append steps of one batch, rotation at SegmentLimit
+//     bytes to exactly one predecessor, a record written whole or not at all, and a
+//     record that cannot be written yet kept and retried (ErrNotYetWritten, Flush);
 //   - lock-free reading of retained history (Read, ReadSession) and session summaries
 //     (Summarize);
 //   - the server's runtime.AuditSink (Sink).
@@ -37,8 +38,9 @@
 //   - Reads take no lock: a reader opens both segments, checks that no rotation ran
 //     meanwhile (retrying if one did) and reads each held file up to the size it had,
 //     so it never holds a writer off and never sees a record twice or misses one that
-//     was retained at its moment. The log lock serialises appends only; a writer waits
-//     at most LockTimeout and otherwise returns an error its caller reports. Because
+//     was retained at its moment. The log lock serialises appends only; a caller waits
+//     at most LockTimeout for its record, which otherwise stays queued and is written
+//     later (the writer itself never gives up). Because
 //     readers hold segments open, rotation on Windows moves an open predecessor aside
 //     before replacing it (Windows refuses to replace an open file even with
 //     FILE_SHARE_DELETE; Wine behaves the same).

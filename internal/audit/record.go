@@ -153,6 +153,14 @@ func (r Record) validate() error {
 	return nil
 }
 
+// checkedLine is r's line once r passes validate.
+func (r Record) checkedLine() ([]byte, error) {
+	if err := r.validate(); err != nil {
+		return nil, err
+	}
+	return r.line()
+}
+
 // line renders r as one JSON line ending in "\n". HTML escaping is off so non-ASCII and
 // <>& are kept as written; encoding/json escapes control characters, so a record can
 // never contain a raw newline.
