@@ -122,9 +122,10 @@ func gitOption(verb, o string) bool {
 	return strings.IndexByte(gitLogAttached, s[0]) >= 0
 }
 
-// Get-* cmdlets are read-only except these (one prompts for a secret, one writes a
-// file).
-const getDenied = "|get-credential|get-windowsupdatelog|"
+// Get-* cmdlets are read-only except these: Get-Credential prompts for a secret,
+// Get-WindowsUpdateLog and Get-StorageDiagnosticInfo write files (the latter's
+// -DestinationPath is mandatory: without it, it prompts).
+const getDenied = "|get-credential|get-windowsupdatelog|get-storagediagnosticinfo|"
 
 // cmdletForm: Get-<Noun>, Test-Path and Resolve-Path with literal arguments and
 // parameters that do not set variables (-OutVariable and its relatives, whatever
@@ -144,6 +145,9 @@ func cmdletForm(name, display string, args []word) (tools.Class, string) {
 		if setsVariable(p) || name == "get-help" && (prefixOf(p, "online", 2) || prefixOf(p, "showwindow", 2)) {
 			return tools.ApprovalRequired, notListed(display, a.v, "read-only")
 		}
+		if what := paramEffect(name, p); what != "" {
+			return tools.ApprovalRequired, fmt.Sprintf("%s parameter %s %s", clip(display), clip(a.v), what)
+		}
 	}
 	return tools.ReadOnly, display + " with literal arguments"
 }
@@ -161,6 +165,26 @@ func setsVariable(p string) bool {
 		}
 	}
 	return false
+}
+
+// paramEffect names what a cmdlet parameter does that a read-only command must not,
+// or "". PowerShell accepts any unique prefix of a parameter's name, so each is
+// matched by prefix, as short as it can be without taking another common parameter:
+//   - -Credential (any prefix) and -ProxyCredential prompt for a password;
+//   - -ForceBootstrap installs a package provider from the network; on the
+//     PackageManagement cmdlets (Get-Package, Get-PackageProvider, Get-PackageSource)
+//     -Force does the same, so there any prefix of either is refused;
+//   - -DestinationPath (and -Destination) writes files.
+func paramEffect(cmdlet, p string) string {
+	switch {
+	case prefixOf(p, "credential", 1) || prefixOf(p, "proxycredential", 6):
+		return "prompts for a password"
+	case prefixOf(p, "forcebootstrap", 6) || strings.HasPrefix(cmdlet, "get-package") && prefixOf(p, "forcebootstrap", 1):
+		return "installs a package provider from the network"
+	case prefixOf(p, "destinationpath", 4):
+		return "writes files"
+	}
+	return ""
 }
 
 func prefixOf(p, name string, min int) bool { return len(p) >= min && strings.HasPrefix(name, p) }
@@ -274,9 +298,18 @@ var (
 		// files anywhere), -ldflags, -gcflags, -asmflags, -gccgoflags, -overlay, -pgo
 		// and -modfile (change what is built and linked, -ldflags=-extld runs a
 		// program), -C, -fuzz, -args (the rest goes to the test binary).
+		// -mod only as -mod=readonly or -mod=vendor: -mod=mod downloads modules,
+		// runs their tests' code and edits go.mod (and -mod mod, its value a word of
+		// its own, cannot be checked).
 		long: "|v|run|count|race|short|timeout|cover|covermode|coverpkg|bench|benchtime|benchmem|cpu|parallel|" +
-			"failfast|json|list|skip|shuffle|tags|p|x|n|trimpath|vet|fullpath|mod|a|work|buildvcs|",
+			"failfast|json|list|skip|shuffle|tags|p|x|n|trimpath|vet|fullpath|a|work|buildvcs|",
 		goFlags: true,
+		special: func(name, value string) (bool, bool) {
+			if name != "mod" {
+				return false, false
+			}
+			return value == "readonly" || value == "vendor", true
+		},
 	}
 	libtestTool = tool{
 		// The test binary's options after --. Absent: --logfile (writes a file), -Z.
@@ -368,11 +401,10 @@ func (t *tool) check(display string, args []word) (tools.Class, string) {
 
 // option reports whether the lower-cased option word o is on t's lists.
 func (t *tool) option(o string) bool {
-	if t.goFlags {
-		name, _, _ := strings.Cut(strings.TrimPrefix(o[1:], "-"), "=")
-		return in(t.long, name)
-	}
-	if s, ok := strings.CutPrefix(o, "--"); ok {
+	if s, ok := strings.CutPrefix(o, "--"); ok || t.goFlags {
+		if !ok {
+			s = o[1:]
+		}
 		name, value, _ := strings.Cut(s, "=")
 		if t.special != nil {
 			if ok, handled := t.special(name, value); handled {

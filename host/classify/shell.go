@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -40,9 +41,15 @@ func Explain(cmd string) (tools.Class, string) {
 		}
 		return tools.ApprovalRequired, fmt.Sprintf("the command is %d bytes, longer than the %d bytes the shell classifier analyses", len(cmd), MaxCommandBytes)
 	}
-	budget := 2*len(cmd) + 1024 // decoded payloads share it: linear in len(cmd)
-	if why := detect(cmd, raw, 0, &budget); why != "" {
+	st := detectState{limit: decodeLimit(len(cmd))}
+	if why := detect(cmd, raw, 0, &st); why != "" {
 		return tools.Forbidden, why
+	}
+	if st.bashCut {
+		return tools.ApprovalRequired, fmt.Sprintf("the brace expansion or nested scripts in the command make more than the %d bytes the shell classifier reads of a %d-byte command", bashLimit(len(cmd)), len(cmd))
+	}
+	if st.decodeCut {
+		return tools.ApprovalRequired, fmt.Sprintf("the base64 payloads in the command decode to more than the %d bytes the shell classifier reads of a %d-byte command", st.limit, len(cmd))
 	}
 	class, why := understand(cmd)
 	if class == tools.ApprovalRequired {
@@ -66,52 +73,76 @@ const inPayload = " (in a base64-encoded payload)"
 // maxDecodeDepth bounds base64 payloads inside base64 payloads.
 const maxDecodeDepth = 3
 
+// detectState is what detect carries across the views and payloads of one command.
+type detectState struct {
+	decoded   int  // bytes of decoded payload text, all levels
+	limit     int  // decodeLimit of the command: a safety net the decoder never reaches by design
+	decodeCut bool // a payload was left undecoded at the limit
+	bashCut   bool // the bash reading was cut short at its limit
+}
+
 // detect returns the reason of the first forbidden rule that matches any view of s
-// (v is fold(s)), or "". Decoded payloads are classified again, depth levels deep at
-// most, while the shared budget of decoded bytes lasts.
-func detect(s string, v []byte, depth int, budget *int) string {
+// (v is fold(s)), or "". Decoded payloads are classified again, maxDecodeDepth levels
+// deep at most. Each payload is decoded on its own: no payload's work can use up
+// another's (a decoy placed first cannot hide the payload after it); the depth bound
+// keeps the total linear (docs/safety/shell-classifier.md, "Limits").
+func detect(s string, v []byte, depth int, st *detectState) string {
 	// The raw text, folded: a superset of the old patterns' matches.
-	if why := scanView(v); why != "" {
+	if why := scan(v); why != "" {
 		return why
 	}
 	// Quotes, joins, carets, backtick escapes and format characters removed.
 	lit := unescape(s, false)
 	if lit != s {
 		v = fold(lit)
-		if why := scanView(v); why != "" {
+		if why := scan(v); why != "" {
 			return why
 		}
 	}
 	// Bash's unquoted backslash escapes (dis\kpart).
 	if strings.IndexByte(lit, '\\') >= 0 {
-		if why := scanView(dropBackslashes(v)); why != "" {
+		if why := scan(dropBackslashes(v)); why != "" {
 			return why
 		}
 	}
 	// PowerShell's special backtick escapes (`t is a tab).
 	if strings.IndexByte(s, '`') >= 0 {
-		if why := scanView(fold(unescape(s, true))); why != "" {
+		if why := scan(fold(unescape(s, true))); why != "" {
 			return why
 		}
 	}
 	// Bash's $'…' escapes (\x64iskpart).
 	if strings.Contains(s, "$'") {
-		if why := scanView(fold(ansiC(lit))); why != "" {
+		if why := scan(fold(ansiC(lit))); why != "" {
 			return why
+		}
+	}
+	// The words bash would execute (bash.go).
+	if bashSyntax(s) {
+		view, complete := bashView(s)
+		if view != nil {
+			if why := scan(fold(string(view))); why != "" {
+				return why
+			}
+			st.bashCut = st.bashCut || !complete
 		}
 	}
 	if depth >= maxDecodeDepth {
 		return ""
 	}
 	var why string
-	base64Runs(lit, func(run string) bool {
+	decode := func(run string) bool {
 		d := decodeBase64(run)
 		for _, text := range []string{utf16le(d), string(d)} {
-			if len(text) == 0 || len(text) > *budget {
+			if len(text) == 0 {
 				continue
 			}
-			*budget -= len(text)
-			if w := detect(text, fold(text), depth+1, budget); w != "" {
+			if st.decoded+len(text) > st.limit {
+				st.decodeCut = true
+				continue
+			}
+			st.decoded += len(text)
+			if w := detect(text, fold(text), depth+1, st); w != "" {
 				why = w
 				if !strings.HasSuffix(w, inPayload) {
 					why += inPayload
@@ -120,6 +151,31 @@ func detect(s string, v []byte, depth int, budget *int) string {
 			}
 		}
 		return false
-	})
-	return why
+	}
+	if spacedRuns(s, decode) || base64Runs(lit, decode) {
+		return why
+	}
+	return ""
+}
+
+// scan applies the forbidden rules to a view, and again with Cygwin's and MSYS2's
+// /proc/cygdrive/ read as /cygdrive/ (the same directory).
+func scan(v []byte) string {
+	if why := scanView(v); why != "" {
+		return why
+	}
+	if alias := procCygdrive(v); alias != nil {
+		return scanView(alias)
+	}
+	return ""
+}
+
+// procCygdrive returns v with every /proc/cygdrive/ (v is folded: lower case) read as
+// /cygdrive/, or nil when there is none.
+func procCygdrive(v []byte) []byte {
+	const long, short = "/proc/cygdrive/", "/cygdrive/"
+	if !bytes.Contains(v, []byte(long)) {
+		return nil
+	}
+	return bytes.ReplaceAll(v, []byte(long), []byte(short))
 }

@@ -10,6 +10,29 @@ type word struct {
 	glob   bool   // an unquoted * ? [ or ]: bash may expand it into other words
 }
 
+// uncPath reports whether a word names another computer's share: two separators
+// (\\ or / in any mix, as Windows reads both) at its start, after the first = (an
+// option's value), or after the first : of a parameter (-Path:\\host\share).
+// Reading such a path makes Windows connect to that computer and offer it the
+// user's credentials, and a test runner would run code from it.
+func uncPath(v string) bool {
+	at := func(i int) bool {
+		return i+1 < len(v) && (v[i] == '\\' || v[i] == '/') && (v[i+1] == '\\' || v[i+1] == '/')
+	}
+	if at(0) {
+		return true
+	}
+	if k := strings.IndexByte(v, '='); k >= 0 && at(k+1) {
+		return true
+	}
+	if strings.HasPrefix(v, "-") {
+		if k := strings.IndexByte(v, ':'); k >= 0 && at(k+1) {
+			return true
+		}
+	}
+	return false
+}
+
 // splitWords reads cmd as one simple command: words separated by spaces and tabs,
 // each either bare or one quoted string ('…', or "…" without $ \ or `), or a bare
 // --name= followed by one quoted string. Anything else — a variable, a subexpression,
@@ -86,6 +109,9 @@ func splitWords(cmd string) ([]word, string) {
 		}
 		if w.v == "--%" && !w.quoted {
 			return nil, "--% (PowerShell's stop-parsing token)"
+		}
+		if uncPath(w.v) {
+			return nil, `a UNC path (\\host\share or //host/share), which reaches another computer`
 		}
 		ws = append(ws, w)
 	}
