@@ -1,23 +1,22 @@
 package classify
 
-import (
-	"bytes"
-	"strings"
-)
-
-// The forbidden rules (docs/safety/shell-classifier.md, "Forbidden"). They are matched
-// anywhere in every view of the command, whatever command carries them (a string
-// handed to iex, an argument of Start-Process, wsl -- …), so a disguise has to defeat
-// every view at once.
+// The forbidden rules (docs/safety/shell-classifier.md, "Forbidden rules"). They are
+// matched anywhere in every view of the command, whatever command carries them (a
+// string handed to iex, an argument of Start-Process, wsl -- …), so a disguise has to
+// defeat every view at once. This file holds the word table and the scan; the readers
+// of what follows a word are in forbidden_args.go, the path resolver in
+// forbidden_paths.go.
 
 // Reasons of the forbidden rules, shown in hook messages.
 const (
 	reasonDiskpart   = "diskpart (disk partitioning) is forbidden"
 	reasonBcdedit    = "bcdedit (boot configuration) is forbidden"
+	reasonBoot       = "changing the boot files, the boot code or the boot configuration is forbidden"
 	reasonFormat     = "formatting a drive is forbidden"
-	reasonDiskCmdlet = "erasing a disk, partition or volume is forbidden"
+	reasonDiskCmdlet = "erasing, partitioning or re-partitioning a disk, partition or volume is forbidden"
+	reasonRawDisk    = "writing to a raw disk or volume device is forbidden"
 	reasonCipher     = "cipher /w (wiping a drive's free space) is forbidden"
-	reasonRegistry   = "removing, moving or clearing keys of HKLM (or of HKCR or HKCC, which show parts of it) is forbidden"
+	reasonRegistry   = "removing, moving or clearing keys or values of HKLM (or of HKCR or HKCC, which show parts of it) is forbidden"
 	reasonSystemPath = "removing, moving or clearing the Windows directory, its system directories or a whole drive is forbidden"
 )
 
@@ -26,17 +25,30 @@ type wordKind uint8
 const (
 	wDiskpart wordKind = iota + 1
 	wBcdedit
-	wFormat     // format[.com|.exe] followed by a drive
-	wDiskCmdlet // Format-Volume, Clear-Disk, Remove-Partition
+	wBoot       // bcdboot, bootsect
+	wFormat     // format[.com|.exe] followed by a drive; a Format method of a volume
+	wDiskCmdlet // Format-Volume, Clear-Disk, the partition and disk cmdlets
 	wCipher     // cipher, then a /w switch later on
 	wVerb       // removes, moves, renames or clears its target
+	wContent    // clears a file's contents (Clear-Content): system paths only
+	wRegVerb    // removes a registry key or value (.NET, WMI): registry only
 	wRegistry   // a protected registry hive
+	wRegDotNet  // [Registry]::, [RegistryHive]::, OpenBaseKey: a hive name may follow
+	wStdRegProv // WMI's registry class, whose default hive is HKLM
 	wSysDir     // the system directory named by a word
-	wFolderPath // [Environment]::GetFolderPath, protected with System/SystemX86/Windows
+	wFolderPath // GetFolderPath / SpecialFolder, protected with System, SystemX86, Windows
+	wEnvVar     // GetEnvironmentVariable, protected with windir, SystemRoot …
+	wRobocopy   // robocopy, protected with /MIR or /PURGE onto a protected place
+	wOf         // dd's of= onto a raw device
+	wWmic       // wmic: its alias "volume" is Win32_Volume
+	wVolumeWord // volume (after wmic)
+	wVolume     // Win32_Volume, MSFT_Volume: their Format method formats
+	wMbr2gpt    // mbr2gpt, then /convert
+	wConvert    // convert (after mbr2gpt, as a switch)
 )
 
 type ruleWord struct {
-	s    string // lower case; may contain '-' and '_'
+	s    string // lower case; may contain '-', '_' and digits
 	kind wordKind
 }
 
@@ -44,21 +56,32 @@ type ruleWord struct {
 // regard to case. The verbs are PowerShell's removal, move, rename and clear cmdlets
 // with their aliases, cmd's and bash's, .NET's Delete and reg delete.
 var forbiddenWords = [26][]ruleWord{
-	'b' - 'a': {{"bcdedit", wBcdedit}},
+	'b' - 'a': {{"bcdedit", wBcdedit}, {"bcdboot", wBoot}, {"bootsect", wBoot}},
 	'c' - 'a': {{"cipher", wCipher}, {"clear-disk", wDiskCmdlet},
-		{"clear-item", wVerb}, {"cli", wVerb}, {"clear-itemproperty", wVerb}, {"clp", wVerb}},
-	'd' - 'a': {{"diskpart", wDiskpart}, {"del", wVerb}, {"deltree", wVerb}, {"delete", wVerb}},
+		{"clear-item", wVerb}, {"cli", wVerb}, {"clear-itemproperty", wVerb}, {"clp", wVerb},
+		{"clear-content", wContent}, {"clc", wContent}, {"convert", wConvert}},
+	'd' - 'a': {{"diskpart", wDiskpart}, {"del", wVerb}, {"deltree", wVerb}, {"delete", wVerb},
+		{"deletesubkeytree", wRegVerb}, {"deletesubkey", wRegVerb}, {"deletevalue", wRegVerb}, {"deletekey", wRegVerb}},
 	'e' - 'a': {{"erase", wVerb}},
 	'f' - 'a': {{"format", wFormat}, {"format-volume", wDiskCmdlet}},
-	'g' - 'a': {{"getfolderpath", wFolderPath}},
+	'g' - 'a': {{"getfolderpath", wFolderPath}, {"getenvironmentvariable", wEnvVar}},
 	'h' - 'a': {{"hklm", wRegistry}, {"hkey_local_machine", wRegistry}, {"hkcr", wRegistry},
 		{"hkey_classes_root", wRegistry}, {"hkcc", wRegistry}, {"hkey_current_config", wRegistry}},
-	'm' - 'a': {{"move-item", wVerb}, {"mi", wVerb}, {"mv", wVerb}, {"move", wVerb}},
+	'i' - 'a': {{"initialize-disk", wDiskCmdlet}},
+	'm' - 'a': {{"move-item", wVerb}, {"mi", wVerb}, {"mv", wVerb}, {"move", wVerb},
+		{"mbr2gpt", wMbr2gpt}, {"msft_volume", wVolume}},
+	'n' - 'a': {{"new-partition", wDiskCmdlet}},
+	'o' - 'a': {{"of", wOf}, {"openbasekey", wRegDotNet}, {"openremotebasekey", wRegDotNet}},
 	'r' - 'a': {{"remove-partition", wDiskCmdlet}, {"remove-item", wVerb}, {"ri", wVerb},
 		{"rm", wVerb}, {"rmdir", wVerb}, {"rd", wVerb}, {"remove-itemproperty", wVerb}, {"rp", wVerb},
-		{"rename-item", wVerb}, {"rni", wVerb}, {"ren", wVerb}, {"rename", wVerb}},
-	's' - 'a': {{"shred", wVerb}, {"sdelete", wVerb}, {"sdelete64", wVerb}, {"systemdirectory", wSysDir}},
+		{"rename-item", wVerb}, {"rni", wVerb}, {"ren", wVerb}, {"rename", wVerb},
+		{"resize-partition", wDiskCmdlet}, {"reset-physicaldisk", wDiskCmdlet}, {"remove-virtualdisk", wDiskCmdlet},
+		{"remove-storagepool", wDiskCmdlet}, {"registry", wRegDotNet}, {"registryhive", wRegDotNet}, {"robocopy", wRobocopy}},
+	's' - 'a': {{"shred", wVerb}, {"sdelete", wVerb}, {"sdelete64", wVerb}, {"systemdirectory", wSysDir},
+		{"set-partition", wDiskCmdlet}, {"set-disk", wDiskCmdlet}, {"specialfolder", wFolderPath}, {"stdregprov", wStdRegProv}},
 	'u' - 'a': {{"unlink", wVerb}},
+	'v' - 'a': {{"volume", wVolumeWord}},
+	'w' - 'a': {{"win32_volume", wVolume}, {"wmic", wWmic}},
 }
 
 // wordAt reports whether v holds w at i followed by a word boundary (the caller checks
@@ -77,7 +100,7 @@ func wordAt(v []byte, i int, w string) bool {
 
 // hasFold reports whether v holds s (lower case) at i, ignoring case, without boundaries.
 func hasFold(v []byte, i int, s string) bool {
-	if len(v)-i < len(s) {
+	if i < 0 || len(v)-i < len(s) {
 		return false
 	}
 	for k := 0; k < len(s); k++ {
@@ -88,25 +111,37 @@ func hasFold(v []byte, i int, s string) bool {
 	return true
 }
 
+// scanState is what one scan of a view has seen so far: the halves of the rules that
+// need two things anywhere in the command, and the ends of the argument runs already
+// read (so a word repeated inside a run does not read the run again: linear time).
+type scanState struct {
+	verb, content, regVerb                bool // removal verbs: any target, files, registry
+	registry, sysPath                     bool // protected places named by words
+	stdRegProv, regOpen, hiveNum, otherHv bool // WMI and .NET registry access, hive numbers
+	cipher, wmic, volume, formatCall      bool
+	mbr2gpt                               bool
+	cipherEnd                             int // where the last cipher[.exe] word ends: cmd reads cipher/w: too
+	run                                   formatRun
+	robocopyEnd                           int
+}
+
 // scanView applies every forbidden rule to one folded view and returns the reason of
 // the first that matches, or "".
 func scanView(v []byte) string {
-	var verb, registry, sysPath, cipher bool
-	cipherEnd := -1 // where the last cipher[.exe] word ends: cmd reads cipher/w: too
+	st := scanState{cipherEnd: -1}
 	for i := 0; i < len(v); i++ {
 		c := lc(v[i])
-		// The two targets of the old rule match without word boundaries.
-		if c == 'h' && hasFold(v, i, "hklm:") {
-			registry = true
+		if why := st.atByte(v, i, c); why != "" {
+			return why
 		}
-		if c == 'c' && hasFold(v, i, `c:\windows\system32`) {
-			sysPath = true
+		if i > 0 && isWord(v[i-1]) {
+			continue
 		}
-		if cipher && (c == '/' || c == '-') && i > 0 && (isSpace(v[i-1]) || i == cipherEnd) && i+1 < len(v) && lc(v[i+1]) == 'w' &&
-			(i+2 == len(v) || v[i+2] == ':' || isSpace(v[i+2])) {
-			return reasonCipher
+		if '0' <= c && c <= '9' {
+			st.number(v, i)
+			continue
 		}
-		if c < 'a' || c > 'z' || i > 0 && isWord(v[i-1]) {
+		if c < 'a' || c > 'z' {
 			continue
 		}
 		for k := range forbiddenWords[c-'a'] {
@@ -114,431 +149,142 @@ func scanView(v []byte) string {
 			if !wordAt(v, i, w.s) {
 				continue
 			}
-			switch w.kind {
-			case wDiskpart:
-				return reasonDiskpart
-			case wBcdedit:
-				return reasonBcdedit
-			case wDiskCmdlet:
-				return reasonDiskCmdlet
-			case wFormat:
-				if formatsDrive(v, i+len(w.s)) {
-					return reasonFormat
-				}
-			case wCipher:
-				cipher, cipherEnd = true, extEnd(v, i+len(w.s))
-			case wVerb:
-				verb = true
-			case wRegistry:
-				registry = true
-			case wSysDir:
-				sysPath = true
-			case wFolderPath:
-				if folderPathProtected(v, i+len(w.s)) {
-					sysPath = true
-				}
+			if why := st.word(v, i, w); why != "" {
+				return why
 			}
 		}
 	}
-	switch {
-	case !verb:
-	case registry:
-		return reasonRegistry
-	case sysPath || protectedPath(v):
-		return reasonSystemPath
-	}
-	return ""
+	return st.finish(v)
 }
 
-// formatsDrive reads what follows the word format at j: an optional .com/.exe/.bat/
-// .cmd, white space or a switch, at most eight switches, then a drive letter and ':'
-// or a volume path (\\?\…, \\.\…). The switch limit keeps the rule linear.
-func formatsDrive(v []byte, j int) bool {
-	j = extEnd(v, j)
-	if j >= len(v) || !isSpace(v[j]) && v[j] != '/' {
-		return false // cmd reads format/q C: as format /q C:
-	}
-	for n := 0; ; n++ {
+// atByte applies the rules that are not words: the unbounded targets of the old rule,
+// cipher's /w, a .reg removal entry, a -Bcd cmdlet, a redirection onto a raw device.
+func (st *scanState) atByte(v []byte, i int, c byte) string {
+	switch c {
+	case 'h':
+		if hasFold(v, i, "hklm:") {
+			st.registry = true
+		}
+	case 'c':
+		if hasFold(v, i, `c:\windows\system32`) {
+			st.sysPath = true
+		}
+	case '/', '-':
+		if st.cipher && i > 0 && (isSpace(v[i-1]) || i == st.cipherEnd) && i+1 < len(v) && lc(v[i+1]) == 'w' &&
+			(i+2 == len(v) || v[i+2] == ':' || isSpace(v[i+2])) {
+			return reasonCipher
+		}
+		if c == '-' && bcdCmdletAt(v, i) {
+			return reasonBoot
+		}
+	case '[':
+		if regRemovalEntry(v, i) {
+			return reasonRegistry
+		}
+	case '=':
+		if regValueRemoval(v, i) {
+			st.regVerb = true
+		}
+	case '>':
+		j := i + 1
+		if j < len(v) && (v[j] == '>' || v[j] == '|') {
+			j++
+		}
 		for j < len(v) && isSpace(v[j]) {
 			j++
 		}
-		if j >= len(v) {
-			return false
-		}
-		if v[j] != '/' && v[j] != '-' || n == 8 {
-			break
-		}
-		for j < len(v) && !isSpace(v[j]) {
-			j++
-		}
-	}
-	if j+1 < len(v) && isLetter(v[j]) && v[j+1] == ':' {
-		return true
-	}
-	return hasFold(v, j, `\\?\`) || hasFold(v, j, `\\.\`)
-}
-
-// extEnd skips an executable extension (.com .exe .bat .cmd) at j.
-func extEnd(v []byte, j int) int {
-	if j+4 <= len(v) && v[j] == '.' && (hasFold(v, j, ".com") || hasFold(v, j, ".exe") || hasFold(v, j, ".bat") || hasFold(v, j, ".cmd")) &&
-		(j+4 == len(v) || !isWord(v[j+4])) {
-		return j + 4
-	}
-	return j
-}
-
-// folderPathProtected: GetFolderPath followed, after at most 16 bytes of punctuation,
-// by System, SystemX86 or Windows (the special folders of system32 and the Windows
-// directory).
-func folderPathProtected(v []byte, j int) bool {
-	for n := 0; j < len(v) && n < 16 && !isLetter(v[j]); n++ {
-		j++
-	}
-	return wordAt(v, j, "system") || wordAt(v, j, "systemx86") || wordAt(v, j, "windows")
-}
-
-// Component kinds on the path stack.
-const (
-	kWin = 1 << iota // matches "windows" (glob or 8.3 name)
-	kSys             // matches system32, syswow64 or sysnative
-	kMnt             // /mnt or /cygdrive right after a leading separator
-)
-
-// protectedPath reports whether a path in v names the Windows directory, anything in
-// or under its system directories, or a drive root (every one of which contains them),
-// after resolving . and .., 8.3 names, wildcards, streams, trailing dots, device and
-// UNC prefixes, admin shares and environment variables (docs/safety/shell-classifier.md).
-func protectedPath(v []byte) bool {
-	var kinds []uint8
-	unclosed := false
-	for i := 0; i < len(v); {
-		for i < len(v) && isPathTerm(v, i) {
-			i++
-		}
-		j := i
-		for j < len(v) && !isPathTerm(v, j) {
-			if v[j] == '$' && j+1 < len(v) && v[j+1] == '{' && !unclosed {
-				// ${env:windir} stays one word.
-				if k := bytes.IndexByte(v[j:], '}'); k > 0 {
-					j += k + 1
-					continue
-				}
-				unclosed = true // no } in the rest: stop looking (linear time)
-			}
-			j++
-		}
-		if j > i && mayBeRooted(v[i:j]) {
-			var hit bool
-			if kinds, hit = pathHits(v[i:j], kinds[:0]); hit {
-				return true
-			}
-		}
-		i = j
-	}
-	return false
-}
-
-// mayBeRooted is a quick test that p can reach a root in pathHits: it needs a
-// separator, a drive or stream colon, a variable or share sign, or a device name.
-func mayBeRooted(p []byte) bool {
-	return bytes.ContainsAny(p, `\/:$%!`) || hasFold(p, 0, "harddiskvolume") || hasFold(p, 0, "volume{")
-}
-
-func isPathTerm(v []byte, i int) bool {
-	c := v[i]
-	return isSpace(c) || strings.IndexByte(";|&<>(){},\"'=`", c) >= 0
-}
-
-func isSep(c byte) bool { return c == '\\' || c == '/' }
-
-func pathHits(p []byte, kinds []uint8) ([]uint8, bool) {
-	lead := isSep(p[0])
-	rooted := lead      // the stack starts at a drive root (or a UNC host)
-	climbed := false    // rooted only because .. climbed above a relative start
-	devicePhase := lead // every component so far is a device prefix (\\?\, \??\, \\.\)
-	driveOK := !lead    // a drive may come next: first in the path, or after a device prefix
-	atLead := lead      // nothing but the leading separator seen yet
-	first := true
-	for i := 0; i < len(p); {
-		for i < len(p) && isSep(p[i]) {
-			i++
-		}
-		j := i
-		for j < len(p) && !isSep(p[j]) {
-			j++
-		}
-		if j == i {
-			break
-		}
-		c, last := p[i:j], j == len(p)
-		wasFirst := first
-		first = false
-		i = j
-		if devicePhase && (eqFold(c, "?") || eqFold(c, "??") || eqFold(c, ".") || eqFold(c, "globalroot") || eqFold(c, "device")) {
-			driveOK = true
-			continue
-		}
-		devicePhase = false
-		if isDots(c) {
-			if len(c) == 2 {
-				if len(kinds) > 0 {
-					kinds = kinds[:len(kinds)-1]
-				} else if !rooted {
-					rooted, climbed = true, true
-				}
-			}
-			continue
-		}
-		wasDriveOK, wasAtLead := driveOK, atLead
-		driveOK, atLead = false, false
-		n := len(c)
-		if wasDriveOK && n >= 2 && c[n-1] == ':' && isLetter(c[n-2]) && (n == 2 || c[n-3] == ':') {
-			rooted, climbed, kinds = true, false, kinds[:0] // C:, -Path:C:, FileSystem::C:, \\?\C:
-			continue
-		}
-		if wasDriveOK && n > 2 && isLetter(c[0]) && c[1] == ':' && c[2] != ':' {
-			rooted, climbed, kinds = true, false, kinds[:0] // C:Windows, relative to the drive's current directory
-			c = c[2:]
-		} else if !wasFirst {
-			if k := bytes.IndexByte(c, ':'); k > 0 {
-				c = c[:k] // an alternate stream: System32::$INDEX_ALLOCATION
-			}
-		}
-		if len(c) == 2 && isLetter(c[0]) && c[1] == '$' {
-			rooted, climbed, kinds = true, false, kinds[:0] // \\host\C$
-			continue
-		}
-		if eqFold(c, "admin$") {
-			rooted, climbed, kinds = true, false, append(kinds[:0], kWin)
-			continue
-		}
-		if hasFold(c, 0, "harddiskvolume") || hasFold(c, 0, "volume{") {
-			rooted, climbed, kinds = true, false, kinds[:0]
-			continue
-		}
-		switch envName(c) {
-		case "windir", "systemroot":
-			rooted, climbed, kinds = true, false, append(kinds[:0], kWin)
-			continue
-		case "systemdrive":
-			rooted, climbed, kinds = true, false, kinds[:0]
-			continue
-		case "comspec":
-			return kinds, true
-		}
-		if wasAtLead && len(c) == 1 && isLetter(c[0]) && !last {
-			continue // /c/… is drive C in Git Bash and MSYS
-		}
-		if lead && len(kinds) == 1 && kinds[0]&kMnt != 0 && len(c) == 1 && isLetter(c[0]) {
-			kinds = kinds[:0] // /mnt/c, /cygdrive/c
-			continue
-		}
-		c = trimDotsSpaces(c)
-		if len(c) == 0 {
-			continue
-		}
-		var k uint8
-		if matchesName(c, "windows") {
-			k |= kWin
-		}
-		if matchesName(c, "system32") || matchesName(c, "syswow64") || matchesName(c, "sysnative") {
-			k |= kSys
-		}
-		if wasAtLead && (eqFold(c, "mnt") || eqFold(c, "cygdrive")) {
-			k |= kMnt
-		}
-		kinds = append(kinds, k)
-		if rooted && len(kinds) >= 2 && kinds[0]&kWin != 0 && kinds[1]&kSys != 0 {
-			return kinds, true
-		}
-	}
-	if rooted && !climbed && (len(kinds) == 0 || len(kinds) == 1 && kinds[0]&kWin != 0) {
-		return kinds, true
-	}
-	return kinds, false
-}
-
-// isDots: "." and ".." (and "..." and longer, which Windows reads as "." since it
-// drops trailing dots).
-func isDots(c []byte) bool {
-	for _, b := range c {
-		if b != '.' {
-			return false
-		}
-	}
-	return true
-}
-
-func trimDotsSpaces(c []byte) []byte {
-	for len(c) > 0 && (c[len(c)-1] == '.' || c[len(c)-1] == ' ') {
-		c = c[:len(c)-1]
-	}
-	return c
-}
-
-func eqFold(c []byte, s string) bool { return len(c) == len(s) && hasFold(c, 0, s) }
-
-// envName is the variable a component names ($env:windir, ${env:windir}, %windir%,
-// !windir!, $WINDIR), in lower case, or "".
-func envName(c []byte) string {
-	if len(c) < 2 || c[0] != '$' && c[0] != '%' && c[0] != '!' {
-		return ""
-	}
-	c = c[1:]
-	if c[0] == '{' {
-		c = c[1:]
-	}
-	if hasFold(c, 0, "env:") {
-		c = c[4:]
-	}
-	for len(c) > 0 && (c[len(c)-1] == '%' || c[len(c)-1] == '!' || c[len(c)-1] == '}') {
-		c = c[:len(c)-1]
-	}
-	for _, s := range []string{"windir", "systemroot", "systemdrive", "comspec"} {
-		if eqFold(c, s) {
-			return s
+		if rawDeviceAt(v, j) {
+			return reasonRawDisk
 		}
 	}
 	return ""
 }
 
-// matchesName reports whether a path component can name the directory called name:
-// the name itself, a wildcard pattern matching it (* ? [set], as PowerShell, cmd and
-// bash expand them) or an 8.3 short name (SYSTEM~1).
-func matchesName(c []byte, name string) bool {
-	if !bytes.ContainsAny(c, "*?[") {
-		if eqFold(c, name) {
-			return true
+// word applies the rule of one forbidden word w found at v[i].
+func (st *scanState) word(v []byte, i int, w *ruleWord) string {
+	end := i + len(w.s)
+	switch w.kind {
+	case wDiskpart:
+		return reasonDiskpart
+	case wBcdedit:
+		return reasonBcdedit
+	case wBoot:
+		return reasonBoot
+	case wDiskCmdlet:
+		return reasonDiskCmdlet
+	case wFormat:
+		if st.formatsDrive(v, i, end) {
+			return reasonFormat
 		}
-	} else if globMatch(c, name) {
-		return true
-	}
-	t := bytes.IndexByte(c, '~')
-	if t < 1 || t > 6 || t+1 >= len(c) || t > len(name) {
-		return false
-	}
-	for _, b := range c[t+1:] {
-		if b < '0' || b > '9' {
-			return false
+		if formatMethod(v, i, end) {
+			st.formatCall = true
+		}
+	case wCipher:
+		st.cipher, st.cipherEnd = true, extEnd(v, end)
+	case wVerb:
+		st.verb = true
+	case wContent:
+		st.content = true
+	case wRegVerb:
+		st.regVerb = true
+	case wRegistry:
+		st.registry = true
+	case wRegDotNet:
+		st.regOpen = true
+		if hiveNameFollows(v, end) {
+			st.registry = true
+		}
+	case wStdRegProv:
+		st.stdRegProv = true
+	case wSysDir:
+		st.sysPath = true
+	case wFolderPath:
+		if folderValueFollows(v, end) {
+			st.sysPath = true
+		}
+	case wEnvVar:
+		if envValueFollows(v, end) {
+			st.sysPath = true
+		}
+	case wRobocopy:
+		if st.robocopy(v, extEnd(v, end)) {
+			return reasonSystemPath
+		}
+	case wOf:
+		if end < len(v) && v[end] == '=' && rawDeviceAt(v, end+1) {
+			return reasonRawDisk
+		}
+	case wWmic:
+		st.wmic = true
+	case wVolumeWord:
+		if st.wmic {
+			st.volume = true
+		}
+	case wVolume:
+		st.volume = true
+	case wMbr2gpt:
+		st.mbr2gpt = true
+	case wConvert:
+		if st.mbr2gpt && i > 0 && (v[i-1] == '/' || v[i-1] == '-') {
+			return reasonDiskCmdlet
 		}
 	}
-	for k := 0; k < t; k++ {
-		if lc(c[k]) != name[k] {
-			return false
-		}
-	}
-	return true // an 8.3 name: up to six letters of the name, ~, digits
+	return ""
 }
 
-// globMatch matches pattern p (any case) against the lower-case name s, with * ? and
-// [set] as PowerShell, cmd and bash expand them. The pattern is first cut into
-// elements (runs of * collapsed, each [set] located once); a pattern with more
-// single-character elements than s has letters cannot match, so at most len(s)+1 of
-// them are read and the whole match is linear in len(p).
-func globMatch(p []byte, s string) bool {
-	var buf [24]globElem // names are at most nine letters: at most 19 elements
-	elems, single := buf[:0], 0
-	for i := 0; i < len(p); {
-		e := globElem{kind: p[i]}
-		switch p[i] {
-		case '*':
-			for i < len(p) && p[i] == '*' {
-				i++
-			}
-		case '?':
-			i++
-		case '[':
-			if end := classEnd(p, i); end > 0 {
-				e.set = p[i+1 : end]
-				i = end + 1
-				break
-			}
-			e.kind = 0 // an unclosed [ is literal
-			fallthrough
-		default:
-			e.lit = lc(p[i])
-			i++
-		}
-		if e.kind != '*' {
-			if single++; single > len(s) {
-				return false
-			}
-		}
-		elems = append(elems, e)
+// finish applies the rules whose halves may come in either order.
+func (st *scanState) finish(v []byte) string {
+	switch {
+	case st.volume && st.formatCall:
+		return reasonFormat
+	case st.regVerb && st.stdRegProv && (st.hiveNum || !st.otherHv),
+		st.regVerb && st.regOpen && st.hiveNum,
+		(st.verb || st.regVerb) && st.registry:
+		return reasonRegistry
+	case (st.verb || st.content) && (st.sysPath || protectedPath(v)):
+		return reasonSystemPath
 	}
-	return matchElems(elems, s)
-}
-
-type globElem struct {
-	kind byte   // '*', '?', '[' or 0 (a literal)
-	lit  byte   // the literal, lower case
-	set  []byte // the bracket's contents
-}
-
-// classEnd is the index of the ] closing the [ at p[i], or 0. A ] right after [ or
-// [! is part of the set.
-func classEnd(p []byte, i int) int {
-	j := i + 1
-	if j < len(p) && (p[j] == '!' || p[j] == '^') {
-		j++
-	}
-	if j < len(p) && p[j] == ']' {
-		j++
-	}
-	if k := bytes.IndexByte(p[j:], ']'); k >= 0 {
-		return j + k
-	}
-	return 0
-}
-
-// matchElems is the single-backtrack wildcard algorithm over elements.
-func matchElems(es []globElem, s string) bool {
-	ex, sx := 0, 0
-	starEx, starSx := -1, 0
-	for ex < len(es) || sx < len(s) {
-		if ex < len(es) {
-			if es[ex].kind == '*' {
-				starEx, starSx = ex, sx
-				ex++
-				continue
-			}
-			if sx < len(s) && es[ex].matches(s[sx]) {
-				ex++
-				sx++
-				continue
-			}
-		}
-		if starEx >= 0 && starSx < len(s) {
-			starSx++
-			ex, sx = starEx+1, starSx
-			continue
-		}
-		return false
-	}
-	return true
-}
-
-func (e *globElem) matches(b byte) bool {
-	switch e.kind {
-	case '?':
-		return true
-	case '[':
-		set, neg := e.set, false
-		if len(set) > 0 && (set[0] == '!' || set[0] == '^') {
-			set, neg = set[1:], true
-		}
-		hit := false
-		for i := 0; i < len(set) && !hit; i++ {
-			lo, hi := lc(set[i]), lc(set[i])
-			if i+2 < len(set) && set[i+1] == '-' {
-				hi = lc(set[i+2])
-				i += 2
-			}
-			hit = lo <= b && b <= hi
-		}
-		return hit != neg
-	}
-	return e.lit == b
+	return ""
 }
 
 // RemovalVerbs are the words the forbidden rules take as removing, moving, renaming or
