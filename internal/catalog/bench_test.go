@@ -16,3 +16,16 @@ func BenchmarkLoadShipped(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLoadAtCap is a start-up with the largest replacement catalog allowed
+// (MaxCapabilities capabilities, each argv read by the shell classifier).
+func BenchmarkLoadAtCap(b *testing.B) {
+	src := many(catalog.MaxCapabilities)
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := catalog.Load(src); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -154,3 +154,36 @@ func FuzzProjectFile(f *testing.F) {
 		checkProjectFile(t, "a", pf)
 	})
 }
+
+// FuzzFind: Find never panics, and for a catalog Load accepts it gives what Get gives
+// for every id and for one the catalog lacks.
+func FuzzFind(f *testing.F) {
+	f.Add(wda.CapabilitiesYAML, "log-git")
+	f.Add([]byte("a: {description: d, tools: [{name: tl, argv: [tl]}]}"), "a")
+	f.Add([]byte("a: &x {description: d, tools: [{name: tl, argv: [tl]}]}\nb: *x"), "b")
+	f.Add([]byte("<<: {a: {description: d, tools: [{name: tl, argv: [tl]}]}}\nb: {description: e, tools: [{name: t, argv: [t]}]}"), "a")
+	f.Add([]byte("a: {description: d, safety: read-only, tools: [{name: c, argv: [cmd, /c, format, 'D:']}]}"), "a")
+	f.Fuzz(func(t *testing.T, src []byte, id string) {
+		found, ok, ferr := catalog.Find(src, id)
+		c, err := catalog.Load(src)
+		if err != nil {
+			return
+		}
+		if ferr != nil {
+			t.Fatalf("Load accepts what Find refuses: %v", ferr)
+		}
+		for _, want := range append(c.IDs(), id) {
+			cp, wantOK := c.Get(want)
+			got, gotOK, err := catalog.Find(src, want)
+			if err != nil || gotOK != wantOK {
+				t.Fatalf("Find(%q) = %v, %v; Get says %v", want, gotOK, err, wantOK)
+			}
+			if diff := cmp.Diff(cp, got); diff != "" {
+				t.Fatalf("Find(%q) (-Get +Find):\n%s", want, diff)
+			}
+		}
+		if want, wantOK := c.Get(id); ok != wantOK || !cmp.Equal(want, found) {
+			t.Fatalf("Find(%q) = %v %v, Get %v %v", id, found, ok, want, wantOK)
+		}
+	})
+}

@@ -5,59 +5,41 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/windows-dev-agent/wda/host/classify"
 	"github.com/windows-dev-agent/wda/tools"
 )
+
+// MaxBytes is the largest catalog source Load accepts: 1 MiB, about 150 times the
+// shipped catalog. A replacement catalog is read by every hook process that classifies
+// an executing capability_run call, so its size bounds that work (docs/catalog.md,
+// "Limits").
+const MaxBytes = 1 << 20
+
+// MaxCapabilities is the most capabilities a catalog may hold.
+const MaxCapabilities = 1024
 
 // Load parses and validates a catalog source (YAML, or JSON which is a YAML subset) in
 // one pass over the document's node tree: the nodes keep the order of the ids and the
 // line of every value, so no second decoder is needed to recover either
-// (docs/catalog.md, "Format").
+// (docs/catalog.md, "Format"). Each capability's class is the declared one, raised to
+// forbidden when the shell classifier forbids the argv of any of its tools
+// (docs/catalog.md, "Safety classes").
 func Load(src []byte) (*Catalog, error) {
-	if len(bytes.TrimSpace(src)) == 0 {
-		return nil, errors.New("capability catalog is empty")
-	}
-	dec := yaml.NewDecoder(bytes.NewReader(src))
-	var doc yaml.Node
-	if err := dec.Decode(&doc); err != nil {
-		return nil, fmt.Errorf("capability catalog is not valid YAML: %w", err)
-	}
-	var more yaml.Node
-	if err := dec.Decode(&more); !errors.Is(err, io.EOF) {
-		if err != nil {
-			return nil, fmt.Errorf("capability catalog is not valid YAML: %w", err)
-		}
-		return nil, fmt.Errorf("capability catalog must be one YAML document (another starts at line %d)", more.Line)
-	}
-	w := &walker{budget: 16*len(src) + 1024}
-	root, err := w.deref(&doc)
+	w, entries, err := parse(src)
 	if err != nil {
 		return nil, err
 	}
-	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
-		if root, err = w.deref(root.Content[0]); err != nil {
-			return nil, err
-		}
-	}
-	if root.Kind != yaml.MappingNode {
-		return nil, errors.New("capability catalog root must be a mapping of capability id to capability")
-	}
-	entries, err := w.entries(root)
-	if err != nil {
-		return nil, err
-	}
-	c := &Catalog{caps: map[string]Capability{}}
+	c := &Catalog{caps: make(map[string]Capability, len(entries))}
 	for _, e := range entries {
-		if !isString(e.key) {
-			return nil, fmt.Errorf("capability catalog: capability id %s at line %d must be a string (quote it)", e.key.Value, e.key.Line)
-		}
-		id := e.key.Value
-		if strings.TrimSpace(id) == "" {
-			return nil, fmt.Errorf("capability catalog: capability id must be a non-empty string (line %d)", e.key.Line)
+		id, err := entryID(e)
+		if err != nil {
+			return nil, err
 		}
 		cp, err := w.capability(id, e.value)
 		if err != nil {
@@ -67,6 +49,115 @@ func Load(src []byte) (*Catalog, error) {
 		c.caps[id] = cp
 	}
 	return c, nil
+}
+
+// Find is Get(id) of Load(src), decoding and checking only that capability: the
+// document must still parse, and its ids are checked as Load checks them, but a
+// mistake inside another capability goes unnoticed (Load, which the server runs at
+// start-up, refuses such a catalog). The hooks use it to classify one call.
+func Find(src []byte, id string) (Capability, bool, error) {
+	w, entries, err := parse(src)
+	if err != nil {
+		return Capability{}, false, err
+	}
+	var found *entry
+	for i, e := range entries {
+		key, err := entryID(e)
+		if err != nil {
+			return Capability{}, false, err
+		}
+		if key == id && found == nil {
+			found = &entries[i]
+		}
+	}
+	if found == nil {
+		return Capability{}, false, nil
+	}
+	cp, err := w.capability(id, found.value)
+	if err != nil {
+		return Capability{}, false, err
+	}
+	return cp, true, nil
+}
+
+// ReadFile reads a catalog file, refusing one larger than MaxBytes after reading at
+// most MaxBytes+1 bytes of it, whatever size the file claims or grows to, and refusing
+// anything but a regular file (a FIFO or a device could block or never end).
+func ReadFile(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|openFlags, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil {
+		return nil, err
+	} else if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	src, err := io.ReadAll(io.LimitReader(f, MaxBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if len(src) > MaxBytes {
+		return nil, fmt.Errorf("%s: %w", path, errTooLarge)
+	}
+	return src, nil
+}
+
+var errTooLarge = fmt.Errorf("capability catalog is larger than %d bytes (1 MiB), the most a catalog may have", MaxBytes)
+
+// parse decodes src into its root mapping's entries, applying the limits.
+func parse(src []byte) (*walker, []entry, error) {
+	if len(src) > MaxBytes {
+		return nil, nil, errTooLarge
+	}
+	if len(bytes.TrimSpace(src)) == 0 {
+		return nil, nil, errors.New("capability catalog is empty")
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(src))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		return nil, nil, fmt.Errorf("capability catalog is not valid YAML: %w", err)
+	}
+	var more yaml.Node
+	if err := dec.Decode(&more); !errors.Is(err, io.EOF) {
+		if err != nil {
+			return nil, nil, fmt.Errorf("capability catalog is not valid YAML: %w", err)
+		}
+		return nil, nil, fmt.Errorf("capability catalog must be one YAML document (another starts at line %d)", more.Line)
+	}
+	w := &walker{budget: 16*len(src) + 1024}
+	root, err := w.deref(&doc)
+	if err != nil {
+		return nil, nil, err
+	}
+	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
+		if root, err = w.deref(root.Content[0]); err != nil {
+			return nil, nil, err
+		}
+	}
+	if root.Kind != yaml.MappingNode {
+		return nil, nil, errors.New("capability catalog root must be a mapping of capability id to capability")
+	}
+	entries, err := w.entries(root)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(entries) > MaxCapabilities {
+		return nil, nil, fmt.Errorf("capability catalog has %d capabilities, more than the %d a catalog may have", len(entries), MaxCapabilities)
+	}
+	return w, entries, nil
+}
+
+// entryID is the capability id of a root entry: a non-blank string.
+func entryID(e entry) (string, error) {
+	if !isString(e.key) {
+		return "", fmt.Errorf("capability catalog: capability id %s at line %d must be a string (quote it)", e.key.Value, e.key.Line)
+	}
+	if strings.TrimSpace(e.key.Value) == "" {
+		return "", fmt.Errorf("capability catalog: capability id must be a non-empty string (line %d)", e.key.Line)
+	}
+	return e.key.Value, nil
 }
 
 // walker reads the node tree. Aliases are followed, so a document can expand far
@@ -229,7 +320,22 @@ func (w *walker) capability(id string, n *yaml.Node) (Capability, error) {
 		}
 		cp.Tools = append(cp.Tools, t)
 	}
+	cp.Safety = effectiveClass(cp.Safety, cp.Tools)
 	return cp, nil
+}
+
+// effectiveClass is the declared class, raised to forbidden when the shell classifier
+// forbids the argv of any tool, read as the command line it becomes (classify.Argv): a
+// catalog cannot make a forbidden command read-only by saying so. The classifier's
+// other answers leave the declared class alone: it knows few commands well enough to
+// call them read-only, and a reviewed catalog's class is what a catalog is for.
+func effectiveClass(declared tools.Class, ts []Tool) tools.Class {
+	for _, t := range ts {
+		if c, _ := classify.Argv(t.Argv); c == tools.Forbidden {
+			return tools.Forbidden
+		}
+	}
+	return declared
 }
 
 // tool returns errors that continue "field tools[i]".

@@ -1,0 +1,111 @@
+package hook
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/windows-dev-agent/wda/internal/catalog"
+	"github.com/windows-dev-agent/wda/tools"
+)
+
+// atCap writes a replacement catalog as large as a catalog may be: MaxCapabilities
+// capabilities in just under MaxBytes.
+func atCap(tb testing.TB) (path, lastID string) {
+	tb.Helper()
+	line := func(i int, pad string) string {
+		return fmt.Sprintf("cap-%05d: {description: \"d%s\", safety: reversible, tools: [{name: tl, argv: [tl, check, ./...]}]}\n", i, pad)
+	}
+	per := catalog.MaxBytes / catalog.MaxCapabilities
+	pad := strings.Repeat("x", per-len(line(0, ""))-1)
+	var b strings.Builder
+	for i := range catalog.MaxCapabilities {
+		b.WriteString(line(i, pad))
+	}
+	if b.Len() > catalog.MaxBytes || b.Len() < catalog.MaxBytes-catalog.MaxCapabilities-1 {
+		tb.Fatalf("catalog of %d bytes is not at the cap", b.Len())
+	}
+	path = filepath.Join(tb.TempDir(), "catalog.yaml")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return path, fmt.Sprintf("cap-%05d", catalog.MaxCapabilities-1)
+}
+
+func tiny(tb testing.TB) (path, id string) {
+	tb.Helper()
+	path = filepath.Join(tb.TempDir(), "catalog.yaml")
+	if err := os.WriteFile(path, []byte("only: {description: d, safety: reversible, tools: [{name: tl, argv: [tl, check]}]}\n"), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return path, "only"
+}
+
+// TestReplacementClass (issue 22 §1, §3): the hook's class of a replacement catalog's
+// capability, raised to forbidden for a forbidden argv; a catalog past the size cap
+// (64 MiB, as the adversarial run used), a missing file or id, and a broken capability
+// give "unknown" (approval-required for an execution).
+func TestReplacementClass(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	write := func(name string, src []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good := write("good.yaml", []byte("look: {description: d, safety: read-only, tools: [{name: l, argv: [l]}]}\n"+
+		"wipe: {description: d, safety: read-only, tools: [{name: cmd, argv: [cmd, /c, format, \"D:\"]}]}\n"+
+		"broken: {description: d}\n"))
+	huge := filepath.Join(dir, "huge.yaml")
+	f, err := os.Create(huge)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("look: {description: d, safety: read-only, tools: [{name: l, argv: [l]}]}\n#")
+	if err := f.Truncate(64 << 20); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	atCapPath, last := atCap(t)
+	for _, c := range []struct {
+		path, id string
+		want     tools.Class
+		ok       bool
+	}{
+		{good, "look", tools.ReadOnly, true},
+		{good, "wipe", tools.Forbidden, true},
+		{good, "nope", "", false},
+		{good, "broken", "", false},
+		{huge, "look", "", false},
+		{filepath.Join(dir, "missing.yaml"), "look", "", false},
+		{atCapPath, last, tools.Reversible, true},
+	} {
+		if got, ok := replacementClass(c.path, c.id); got != c.want || ok != c.ok {
+			t.Errorf("replacementClass(%s, %s) = %q %v, want %q %v", filepath.Base(c.path), c.id, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+// BenchmarkReplacementClass is the hook's per-call work for an executing capability_run
+// call under a replacement catalog: tiny, and at the cap (the last id of
+// MaxCapabilities in just under MaxBytes).
+func BenchmarkReplacementClass(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		make func(testing.TB) (string, string)
+	}{{"tiny", tiny}, {"at_cap", atCap}} {
+		b.Run(c.name, func(b *testing.B) {
+			path, id := c.make(b)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, ok := replacementClass(path, id); !ok {
+					b.Fatal("not found")
+				}
+			}
+		})
+	}
+}
