@@ -3,6 +3,7 @@ package classify
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -63,7 +64,7 @@ func bashSyntax(s string) bool {
 // as bash (PowerShell's syntax often does not), and the part read so far with false
 // when a limit cut the reading short.
 func bashView(s string) ([]byte, bool) {
-	r := bashReader{left: bashLimit(len(s))}
+	r := bashReader{left: bashLimit(len(s)), out: make([]byte, 0, len(s)+16), scratch: make([]byte, 0, 64)}
 	if !r.parse(s, 0) {
 		return nil, false
 	}
@@ -75,12 +76,13 @@ func bashView(s string) ([]byte, bool) {
 }
 
 type bashReader struct {
-	src   string // the script being walked; node offsets index it
-	out   []byte
-	left  int // bytes the reading may still produce
-	cut   bool
-	queue []nested
-	depth int
+	src     string // the script being walked; node offsets index it
+	out     []byte
+	scratch []byte // reused by every expansion: fields are copied out of it
+	left    int    // bytes the reading may still produce
+	cut     bool
+	queue   []nested
+	depth   int
 }
 
 type nested struct {
@@ -88,8 +90,19 @@ type nested struct {
 	depth  int
 }
 
+// bashParsers keeps parsers for reuse (a parser is a few KiB): the server classifies
+// many commands in one process. A zero Pool: nothing is made at process start.
+var bashParsers sync.Pool
+
 func (r *bashReader) parse(s string, depth int) bool {
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(s), "")
+	p, _ := bashParsers.Get().(*syntax.Parser)
+	if p == nil {
+		p = syntax.NewParser(syntax.Variant(syntax.LangBash))
+	}
+	// Parse resets the parser; the tree it returns shares nothing with it, so the
+	// parser can go back before the tree is walked.
+	f, err := p.Parse(strings.NewReader(s), "")
+	bashParsers.Put(p)
 	if err != nil {
 		return false
 	}
@@ -123,15 +136,16 @@ func (r *bashReader) call(c *syntax.CallExpr, redirs []*syntax.Redirect) {
 	for _, a := range c.Assigns {
 		line = append(line, r.assign(a))
 	}
-	var fields []string
+	fields := make([]string, 0, len(c.Args))
 	for i, w := range c.Args {
-		e := r.expand(w, true)
-		if i == 0 && e.glob {
-			for k := range e.fields {
-				e.fields[k] = globCommand(e.fields[k])
+		n := len(fields)
+		var glob bool
+		fields, glob = r.expand(w, true, fields)
+		if i == 0 && glob {
+			for k := n; k < len(fields); k++ {
+				fields[k] = globCommand(fields[k])
 			}
 		}
-		fields = append(fields, e.fields...)
 	}
 	r.emit(append(line, fields...))
 	if r.cut || r.depth+1 > maxBashDepth || len(fields) == 0 {
@@ -160,7 +174,7 @@ func (r *bashReader) call(c *syntax.CallExpr, redirs []*syntax.Redirect) {
 	for _, rd := range redirs {
 		switch {
 		case rd.Op == syntax.WordHdoc && rd.Word != nil:
-			r.push(strings.Join(r.expand(rd.Word, false).fields, " "))
+			r.push(strings.Join(r.fields(rd.Word, false), " "))
 		case (rd.Op == syntax.Hdoc || rd.Op == syntax.DashHdoc) && rd.Hdoc != nil:
 			r.push(r.heredoc(rd))
 		}
@@ -184,15 +198,15 @@ func (r *bashReader) free(w *syntax.Word, stack []syntax.Node) {
 		if _, ok := grand.(*syntax.CallExpr); ok {
 			return
 		}
-		r.emit(r.expand(w, false).fields)
+		r.emit(r.fields(w, false))
 	case *syntax.Redirect:
 		if p.Hdoc == w {
 			r.emit([]string{r.heredoc(p)})
 			return
 		}
-		r.emit(r.expand(w, true).fields)
+		r.emit(r.fields(w, true))
 	default:
-		r.emit(r.expand(w, true).fields)
+		r.emit(r.fields(w, true))
 	}
 }
 
@@ -243,7 +257,7 @@ func (r *bashReader) assign(a *syntax.Assign) string {
 	if a.Value == nil {
 		return a.Name.Value + op
 	}
-	return a.Name.Value + op + strings.Join(r.expand(a.Value, false).fields, " ")
+	return a.Name.Value + op + strings.Join(r.fields(a.Value, false), " ")
 }
 
 // heredoc reads a here-document's body: literal when its delimiter is quoted, else
@@ -288,30 +302,38 @@ type expansion struct {
 	cut    bool
 }
 
-func (r *bashReader) newExpansion(w *syntax.Word) *expansion {
+func (r *bashReader) newExpansion(w *syntax.Word) expansion {
 	n := 0
 	if w.Pos().IsValid() && w.End().IsValid() && w.End().Offset() >= w.Pos().Offset() {
 		n = int(w.End().Offset() - w.Pos().Offset())
 	}
-	return &expansion{r: r, left: min(wordLimit(n), r.left)}
+	return expansion{r: r, left: min(wordLimit(n), r.left)}
 }
 
-// expand returns the fields bash makes of w: with braces (brace expansion), or
-// without (an assignment's value, a here-string).
-func (r *bashReader) expand(w *syntax.Word, braces bool) *expansion {
+// expand appends to fields the fields bash makes of w: with braces (brace
+// expansion), or without (an assignment's value, a here-string). It also reports
+// whether w has an unquoted glob character.
+func (r *bashReader) expand(w *syntax.Word, braces bool, fields []string) ([]string, bool) {
 	e := r.newExpansion(w)
+	e.fields = fields
 	if braces {
 		// SplitBraces replaces *w; the walk must keep seeing the parsed word (it
 		// does not know brace nodes), so a copy is split.
 		cp := *w
-		syntax.SplitBraces(&cp)
-		w = &cp
+		if syntax.SplitBraces(&cp) {
+			w = &cp
+		}
 	}
-	e.gen(nil, &cont{parts: w.Parts})
+	e.gen(r.scratch[:0], &cont{parts: w.Parts})
 	if e.cut {
 		r.cut = true
 	}
-	return e
+	return e.fields, e.glob
+}
+
+func (r *bashReader) fields(w *syntax.Word, braces bool) []string {
+	f, _ := r.expand(w, braces, nil)
+	return f
 }
 
 // cont is what remains of a word after a brace group: parts, then next.

@@ -253,3 +253,32 @@ func FuzzBash(f *testing.F) {
 		}
 	})
 }
+
+// bashBench are typical commands that reach the bash reading (each has a quote, a
+// backslash, a $, a brace or a glob), and the worst brace explosion at 4 KiB.
+var bashBench = []struct{ name, cmd string }{
+	{"quoted-commit", `git commit -m "fix: read the config once" -- src/main.go`},
+	{"list-with-vars", `cd "$PROJECT_DIR" && rm -rf build/{obj,bin} && make -j"$(nproc)" 2>&1 | tee build.log`},
+	{"windows-path", `Get-ChildItem C:\src\project -Recurse -Filter *.cs`},
+	{"bash-c", `bash -lc 'for f in src/*.go; do gofmt -l "$f"; done'`},
+	{"braces-4KiB", "echo " + strings.Repeat("{a,b}", 4<<10/5)},
+}
+
+// BenchmarkBashView: the bash reading alone, and the whole classification of the
+// same commands.
+func BenchmarkBashView(b *testing.B) {
+	for _, c := range bashBench {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				bashView(c.cmd)
+			}
+		})
+		b.Run(c.name+"/Explain", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				Explain(c.cmd)
+			}
+		})
+	}
+}
