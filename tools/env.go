@@ -43,11 +43,16 @@ func (e *Env) Report(p Progress) {
 	}
 }
 
-// Progress is one report of long work: how long it has run and what it last printed.
+// Progress is one report of long work: how long it has run and what it last printed,
+// and, for work made of a known number of steps, how many are done.
 type Progress struct {
 	Elapsed time.Duration
 	// Message is a short human line, e.g. the last line of output (bounded).
 	Message string
+	// Done of Total steps are finished, when Total is not zero (tool_discover's probes).
+	// A call reports either counted or timed progress, never both: MCP's progress
+	// value must grow, and the two do not share a unit.
+	Done, Total int
 }
 
 // Project is a bound project directory: the path it was found at and the directory

@@ -76,11 +76,13 @@ func (p Prober) Discover(ctx context.Context, category string) Out {
 			defer func() { <-sem; wg.Done() }()
 			entries[i], started[i] = p.probe(ctx, n)
 			if p.Progress != nil {
+				// Reported under the lock, so the counts arrive in order and each is sent:
+				// a sink drops a count that does not grow.
 				mu.Lock()
 				done++
-				msg := fmt.Sprintf("probed %d of %d tools (%s)", done, len(names), n)
+				p.Progress(tools.Progress{Elapsed: time.Since(begin), Done: done, Total: len(names),
+					Message: fmt.Sprintf("probed %d of %d tools (%s)", done, len(names), n)})
 				mu.Unlock()
-				p.Progress(tools.Progress{Elapsed: time.Since(begin), Message: msg})
 			}
 		}()
 	}
