@@ -88,6 +88,17 @@ func (c *cache) read() (Snapshot, error) {
 	if len(b) > CacheMaxBytes {
 		return Snapshot{}, fmt.Errorf("cache file grew past %d bytes while reading", CacheMaxBytes)
 	}
+	// A file of another schema (an older build's) lacks this schema's keys, which would
+	// read as unknown: it is a miss, not a snapshot (docs/discovery.md, "Read path").
+	var v struct {
+		SchemaVersion int `json:"schema_version"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return Snapshot{}, err
+	}
+	if v.SchemaVersion != SchemaVersion {
+		return Snapshot{}, fmt.Errorf("cache file has schema_version %d, not %d", v.SchemaVersion, SchemaVersion)
+	}
 	return Parse(b)
 }
 

@@ -127,7 +127,7 @@ func TestCacheTooLargeOrBrokenIsAMiss(t *testing.T) {
 	for name, content := range map[string][]byte{
 		"oversize": append([]byte(`{"timestamp":"2026-11-29T10:30:00Z","success":true,"errors":["`), append(bytes.Repeat([]byte("x"), CacheMaxBytes), []byte(`"]}`)...)...),
 		"garbage":  []byte("{not json"),
-		"no time":  []byte(`{"success":true}`),
+		"no time":  []byte(`{"schema_version":2,"success":true}`),
 	} {
 		t.Run(name, func(t *testing.T) {
 			e := newEnv(t)
@@ -138,6 +138,35 @@ func TestCacheTooLargeOrBrokenIsAMiss(t *testing.T) {
 				t.Fatalf("bad cache served: %+v", r)
 			}
 		})
+	}
+}
+
+// TestCacheOfAnotherSchemaIsAMiss: a fresh cache file written by a build with another
+// snapshot schema (version 1 had processor_count and docker_available) is not served:
+// its missing keys would read as unknown for five minutes.
+func TestCacheOfAnotherSchemaIsAMiss(t *testing.T) {
+	for name, version := range map[string]string{"version 1": `1`, "absent": ``, "future": `3`} {
+		t.Run(name, func(t *testing.T) {
+			e := newEnv(t)
+			field := ""
+			if version != "" {
+				field = `"schema_version":` + version + `,`
+			}
+			content := `{` + field + `"timestamp":"2026-11-29T10:30:00Z","success":true,"errors":[],"system":{"os_name":"old","processor_count":1}}`
+			if err := os.WriteFile(e.cachePath(), []byte(content), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			e.setMtime(t, time.Second)
+			if r := e.discover(t, false); r.CacheHit || e.prod.count() != 1 {
+				t.Fatalf("a cache of schema %q was served: %+v", version, r)
+			}
+		})
+	}
+	e := newEnv(t)
+	e.discover(t, false)
+	e.setMtime(t, time.Second)
+	if r := e.discover(t, false); !r.CacheHit {
+		t.Fatal("a cache of this schema must hit")
 	}
 }
 

@@ -14,6 +14,8 @@
 //   - start a process except through internal/proc (the PowerShell producer and
 //     vswhere.exe are the only processes; developer tools are never launched);
 //   - launch wsl.exe, for discovery or for route planning;
+//   - contact another host: the Docker engine probe connects only to a local Unix socket
+//     or a local named pipe, and never runs the docker client;
 //   - collect or emit the keys of docs/discovery.md, "Never collected" (username, domain,
 //     computer name, git identity, module inventory, PATH contents, environment values);
 //   - write to stdout (logs go to the injected slog.Logger, stderr by default);
@@ -22,7 +24,9 @@
 // Deliberate decisions (docs/discovery.md, "Decisions"):
 //   - available_isolation_options lists "wsl" by wsl_available (the router's
 //     authority), not by wsl_installed; probe_states.wsl still follows wsl_installed.
-//   - processor_count counts processor packages (sockets), not logical processors.
+//   - logical_processors is the processor count; processor_packages (sockets) keeps a
+//     name that cannot be read as one. docker_installed (the client on the path) and
+//     docker_running (a local engine answers) are separate facts.
 //   - The Store WSL package fact is read natively from the per-user AppModel package
 //     repository in the registry instead of Get-AppxPackage, so PowerShell is used for
 //     optional features only. A missing repository key leaves the fact null.
@@ -34,5 +38,6 @@
 //     when GetDeveloperDriveEnablementState does not exist (older Windows builds).
 //   - Off Windows every Windows-only fact is null and one error names the platform,
 //     so a Linux or macOS snapshot is always degraded: that is honest, not a failure.
-//   - The snapshot carries "schema_version": 1 as its first key.
+//   - The snapshot carries "schema_version": 2 as its first key (docs/discovery.md,
+//     "Schema history"); a cache file of another version is a miss.
 package discovery

@@ -22,6 +22,8 @@ type nativeProducer struct {
 	getenv       func(string) string
 	cwd          func() (string, error)
 	systemBinary func(string) (string, error)
+	// docker probes the Docker engine; nil leaves docker_running unknown.
+	docker func(context.Context) (*bool, error)
 }
 
 // Name implements Producer.
@@ -67,6 +69,12 @@ func (p nativeProducer) Produce(ctx context.Context) Facts {
 		f.ExecutionStarted = started
 		if err != nil {
 			f.Errors = append(f.Errors, err.Error())
+		}
+		if p.docker != nil {
+			var dErr error
+			if ev.DockerRunning, dErr = p.docker(ctx); dErr != nil {
+				f.Errors = append(f.Errors, dErr.Error())
+			}
 		}
 		tools = presence(sp, ev)
 	}

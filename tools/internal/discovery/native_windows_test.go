@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -166,7 +167,10 @@ func TestSystemFactsMatchRtlGetVersion(t *testing.T) {
 	if s.OSBuild != strconv.Itoa(int(v.BuildNumber)) || !strings.HasPrefix(s.OSVersion, strconv.Itoa(int(v.MajorVersion))+".") {
 		t.Fatalf("system %+v vs RtlGetVersion %d.%d.%d", s, v.MajorVersion, v.MinorVersion, v.BuildNumber)
 	}
-	if !strings.HasPrefix(s.OSName, "Microsoft Windows") || s.ProcessorCount < 1 || s.TotalPhysicalMemoryGB <= 0 || s.Architecture == "" {
+	// Logical processors are at least the CPUs this process may use and at least one
+	// per package (issue 22 §6: a package count of 1 was read as one processor).
+	if !strings.HasPrefix(s.OSName, "Microsoft Windows") || s.ProcessorPackages < 1 || s.LogicalProcessors < runtime.NumCPU() ||
+		s.LogicalProcessors < s.ProcessorPackages || s.TotalPhysicalMemoryGB <= 0 || s.Architecture == "" {
 		t.Fatalf("system %+v", s)
 	}
 	if s.IsWindows11() != (v.BuildNumber >= 22000) {

@@ -15,6 +15,8 @@ type portableProducer struct {
 	getenv func(string) string
 	cwd    func() (string, error)
 	system func() (System, error)
+	// docker probes the Docker engine; nil leaves docker_running unknown.
+	docker func(context.Context) (*bool, error)
 }
 
 // Name implements Producer.
@@ -40,7 +42,14 @@ func (p portableProducer) Produce(ctx context.Context) Facts {
 	} else {
 		// VS Code's `code` launcher is a real fact here; the Windows install-folder
 		// evidence does not exist, so it counts as established absent.
-		tools = presence(newSearchPath(p.getenv, cwd, false), editorEvidence{VSCodeFile: False()})
+		ev := editorEvidence{VSCodeFile: False()}
+		if p.docker != nil {
+			var err error
+			if ev.DockerRunning, err = p.docker(ctx); err != nil {
+				f.Errors = append(f.Errors, err.Error())
+			}
+		}
+		tools = presence(newSearchPath(p.getenv, cwd, false), ev)
 	}
 	f.Tools = &tools
 	f.Errors = append(f.Errors, platformError(p.goos))

@@ -5,6 +5,7 @@ package discovery
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -55,8 +56,10 @@ func TestPortableProducer(t *testing.T) {
 		touch(t, filepath.Join(bin, n), 0o755)
 	}
 	p := portableProducer{goos: "plan9", getenv: envOf(map[string]string{"PATH": bin}),
-		cwd:    func() (string, error) { return t.TempDir(), nil },
-		system: func() (System, error) { return System{OSName: "Test OS", ProcessorCount: 1}, nil }}
+		cwd: func() (string, error) { return t.TempDir(), nil },
+		system: func() (System, error) {
+			return System{OSName: "Test OS", LogicalProcessors: 2, ProcessorPackages: 1}, nil
+		}}
 	s, started := Assemble(t0, p.Produce(t.Context()))
 	if started {
 		t.Error("the portable producer never launches anything")
@@ -104,7 +107,8 @@ func TestPlatformSystemFacts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.OSName == "" || s.OSVersion == "" || s.Architecture == "" || s.ProcessorCount < 1 || s.TotalPhysicalMemoryGB <= 0 {
+	if s.OSName == "" || s.OSVersion == "" || s.Architecture == "" || s.ProcessorPackages < 1 || s.TotalPhysicalMemoryGB <= 0 ||
+		s.LogicalProcessors < runtime.NumCPU() || s.LogicalProcessors < s.ProcessorPackages {
 		t.Fatalf("system facts %+v", s)
 	}
 }

@@ -9,5 +9,6 @@ import (
 
 // platformProducers off Windows: the portable producer only.
 func platformProducers(o Options) []Producer {
-	return []Producer{portableProducer{goos: runtime.GOOS, getenv: o.Getenv, cwd: os.Getwd, system: systemFacts}}
+	d := dockerEngine{getenv: o.Getenv, defaultHost: dockerDefaultHost, timeout: DockerTimeout, openPipe: dockerPipe}
+	return []Producer{portableProducer{goos: runtime.GOOS, getenv: o.Getenv, cwd: os.Getwd, system: systemFacts, docker: d.running}}
 }

@@ -12,6 +12,7 @@ import (
 func platformProducers(o Options) []Producer {
 	return []Producer{
 		PowerShellProducer{Runner: o.Runner, SystemBinary: proc.SystemBinary},
-		nativeProducer{reg: winRegistry{}, runner: o.Runner, getenv: o.Getenv, cwd: os.Getwd, systemBinary: proc.SystemBinary},
+		nativeProducer{reg: winRegistry{}, runner: o.Runner, getenv: o.Getenv, cwd: os.Getwd, systemBinary: proc.SystemBinary,
+			docker: dockerEngine{getenv: o.Getenv, defaultHost: dockerDefaultHost, timeout: DockerTimeout, openPipe: dockerPipe}.running},
 	}
 }

@@ -7,8 +7,11 @@ import (
 	"strings"
 )
 
-// SchemaVersion is the extra top-level version marker of the Go snapshot.
-const SchemaVersion = 1
+// SchemaVersion is the extra top-level version marker of the Go snapshot. Version 2
+// replaced system.processor_count with logical_processors and processor_packages, and
+// development_tools.docker_available with docker_installed and docker_running
+// (docs/discovery.md, "Schema history").
+const SchemaVersion = 2
 
 // Snapshot is the canonical environment snapshot (docs/discovery.md, "Snapshot"). Field
 // order is the key order on the wire. The derived fields (ProbeStates and the available_*
@@ -40,7 +43,8 @@ type System struct {
 	OSVersion             string  `json:"os_version"`
 	OSBuild               string  `json:"os_build"`
 	Architecture          string  `json:"architecture"`
-	ProcessorCount        int     `json:"processor_count"`
+	LogicalProcessors     int     `json:"logical_processors" jsonschema:"description=Logical processors the OS schedules on (hardware threads): the number to size parallel work by."`
+	ProcessorPackages     int     `json:"processor_packages" jsonschema:"description=Physical processor packages (sockets); usually 1. Not a core or thread count."`
 	ProcessorName         string  `json:"processor_name"`
 	TotalPhysicalMemoryGB float64 `json:"total_physical_memory_gb"`
 }
@@ -84,7 +88,8 @@ type DevelopmentTools struct {
 	ChocolateyAvailable   *bool `json:"chocolatey_available" jsonschema:"nullable"`
 	ScoopAvailable        *bool `json:"scoop_available" jsonschema:"nullable"`
 	GitAvailable          *bool `json:"git_available" jsonschema:"nullable"`
-	DockerAvailable       *bool `json:"docker_available" jsonschema:"nullable"`
+	DockerInstalled       *bool `json:"docker_installed" jsonschema:"nullable,description=The docker command-line client is on PATH. Says nothing about an engine."`
+	DockerRunning         *bool `json:"docker_running" jsonschema:"nullable,description=A local Docker engine answers (its socket or named pipe accepts a connection); null when not established\\, e.g. DOCKER_HOST names another host."`
 	VSCodeAvailable       *bool `json:"vscode_available" jsonschema:"nullable"`
 	VisualStudioAvailable *bool `json:"visual_studio_available" jsonschema:"nullable"`
 }

@@ -23,7 +23,7 @@ func fullSnapshot() Snapshot {
 	ubuntu := "Ubuntu"
 	fs := []Facts{{
 		System: &System{OSName: "Microsoft Windows 11 Pro", OSVersion: "10.0.22631", OSBuild: "22631",
-			Architecture: "64-bit", ProcessorCount: 1, ProcessorName: "Example CPU", TotalPhysicalMemoryGB: 31.75},
+			Architecture: "64-bit", LogicalProcessors: 16, ProcessorPackages: 1, ProcessorName: "Example CPU", TotalPhysicalMemoryGB: 31.75},
 		Features: &Features{HyperV: "Enabled", Sandbox: "DisabledWithPayloadRemoved", WSL: ""},
 		WSL: &WSLFacts{Exe: T, StoreService: T, InboxService: F, AllowWSL: allowed(), AllowInbox: allowed(), AllowWSL1: allowed(),
 			Inventory: Inventory{Established: true, Distros: []string{"Ubuntu", "Debian"}, Default: ubuntu, DefaultVersion: 2}},
@@ -31,7 +31,7 @@ func fullSnapshot() Snapshot {
 			Enabled: T, State: "enabled"},
 		Tools: &ToolFacts{
 			Tools: DevelopmentTools{WingetAvailable: T, ChocolateyAvailable: F, ScoopAvailable: N, GitAvailable: T,
-				DockerAvailable: F, VSCodeAvailable: T, VisualStudioAvailable: N},
+				DockerInstalled: T, DockerRunning: F, VSCodeAvailable: T, VisualStudioAvailable: N},
 			Runtimes: Runtimes{Python: Runtime{Available: T}, Node: Runtime{Available: F}, Rust: Runtime{}, Golang: Runtime{Available: T}, Dotnet: Runtime{Available: F}},
 			Git:      Git{Available: T},
 			Editors:  Editors{VisualStudioCode: T, VisualStudio: N, JetBrainsRider: F, JetBrainsPyCharm: T, JetBrainsCLion: F},
@@ -119,13 +119,13 @@ func jsonKeys(t *testing.T, s Snapshot) map[string]bool {
 
 // canonicalKeys is every key path of docs/discovery.md, "Snapshot".
 var canonicalKeys = strings.Fields(`schema_version timestamp success errors system system.os_name system.os_version
-system.os_build system.architecture system.processor_count system.processor_name system.total_physical_memory_gb
+system.os_build system.architecture system.logical_processors system.processor_packages system.processor_name system.total_physical_memory_gb
 virtualization virtualization.hyper_v_available virtualization.hyper_v_state virtualization.wsl_installed
 virtualization.wsl_available virtualization.wsl_default_distro virtualization.wsl_version virtualization.wsl_distros
 virtualization.windows_sandbox_available virtualization.windows_sandbox_state virtualization.dev_drive_inventory_state
 virtualization.dev_drive_enabled virtualization.dev_drive_state virtualization.dev_drives
 development_tools development_tools.winget_available development_tools.chocolatey_available
-development_tools.scoop_available development_tools.git_available development_tools.docker_available
+development_tools.scoop_available development_tools.git_available development_tools.docker_installed development_tools.docker_running
 development_tools.vscode_available development_tools.visual_studio_available runtimes
 runtimes.python runtimes.python.available runtimes.python.version runtimes.python.versions
 runtimes.node runtimes.node.available runtimes.node.version runtimes.node.versions

@@ -1,6 +1,10 @@
 package discovery
 
-import "golang.org/x/sys/unix"
+import (
+	"runtime"
+
+	"golang.org/x/sys/unix"
+)
 
 // systemFacts on macOS: sysctl.
 func systemFacts() (System, error) {
@@ -19,12 +23,17 @@ func systemFacts() (System, error) {
 	if err != nil || pkgs == 0 {
 		pkgs = 1
 	}
+	logical, err := unix.SysctlUint32("hw.logicalcpu")
+	if err != nil || logical == 0 {
+		logical = uint32(runtime.NumCPU())
+	}
 	return System{
 		OSName:                "macOS " + ver,
 		OSVersion:             ver,
 		OSBuild:               build,
 		Architecture:          bits(machine),
-		ProcessorCount:        int(pkgs),
+		LogicalProcessors:     int(logical),
+		ProcessorPackages:     int(pkgs),
 		ProcessorName:         cpu,
 		TotalPhysicalMemoryGB: gib(mem),
 	}, nil

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"os"
+	"runtime"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -26,7 +27,15 @@ func systemFacts() (System, error) {
 		Architecture:          bits(unix.ByteSliceToString(u.Machine[:])),
 		TotalPhysicalMemoryGB: gib(uint64(si.Totalram) * uint64(si.Unit)),
 	}
-	s.ProcessorCount, s.ProcessorName = cpuinfo()
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err == nil {
+		s.LogicalProcessors, s.ProcessorPackages, s.ProcessorName = cpuinfo(b)
+	}
+	if s.LogicalProcessors == 0 {
+		// No "processor" entries (an unreadable or unusual /proc): the CPUs this process
+		// may run on are still a count of logical processors.
+		s.LogicalProcessors = runtime.NumCPU()
+	}
 	return s, nil
 }
 
@@ -46,15 +55,11 @@ func osReleaseName() string {
 	return "Linux"
 }
 
-// cpuinfo counts processor packages (distinct "physical id"; 1 when the kernel does
-// not report them) and returns the first model name.
-func cpuinfo() (int, string) {
-	b, err := os.ReadFile("/proc/cpuinfo")
-	if err != nil {
-		return 0, ""
-	}
+// cpuinfo reads /proc/cpuinfo: logical processors (one "processor" entry each),
+// processor packages (distinct "physical id"; 1 when the kernel reports none, as on
+// many ARM systems) and the first model name ("model name", or ARM's "Model").
+func cpuinfo(b []byte) (logical, packages int, name string) {
 	ids := map[string]bool{}
-	name := ""
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	for sc.Scan() {
 		k, v, ok := strings.Cut(sc.Text(), ":")
@@ -62,6 +67,8 @@ func cpuinfo() (int, string) {
 			continue
 		}
 		switch strings.TrimSpace(k) {
+		case "processor":
+			logical++
 		case "physical id":
 			ids[strings.TrimSpace(v)] = true
 		case "model name", "Model":
@@ -71,7 +78,7 @@ func cpuinfo() (int, string) {
 		}
 	}
 	if len(ids) == 0 {
-		return 1, name
+		return logical, 1, name
 	}
-	return len(ids), name
+	return logical, len(ids), name
 }

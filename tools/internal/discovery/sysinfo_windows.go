@@ -41,7 +41,8 @@ const relationProcessorPackage = 3
 // systemFacts on Windows (docs/discovery.md, "Windows: the native producer"):
 // RtlGetVersion for version and build (the registry ProductName says "Windows 10" on
 // Windows 11, so the 11 label comes from the build), GlobalMemoryStatusEx for memory,
-// processor packages from GetLogicalProcessorInformation and the name from the registry.
+// logical processors of every processor group from GetActiveProcessorCount, processor
+// packages from GetLogicalProcessorInformation and the name from the registry.
 // The block is one unit: any failure is one error and the failure values.
 func systemFacts(reg Registry) (System, error) {
 	v := windows.RtlGetVersion()
@@ -57,6 +58,12 @@ func systemFacts(reg Registry) (System, error) {
 	if err != nil {
 		return System{}, err
 	}
+	// ALL_PROCESSOR_GROUPS counts past 64 processors, where runtime.NumCPU and the
+	// process affinity mask see only the current group.
+	logical := int(windows.GetActiveProcessorCount(windows.ALL_PROCESSOR_GROUPS))
+	if logical == 0 {
+		return System{}, fmt.Errorf("GetActiveProcessorCount reported no processor")
+	}
 	cpu, _, err := reg.String(LocalMachine, keyCPU0, "ProcessorNameString")
 	if err != nil {
 		return System{}, fmt.Errorf("processor name: %w", err)
@@ -68,7 +75,8 @@ func systemFacts(reg Registry) (System, error) {
 		OSVersion:             fmt.Sprintf("%d.%d.%d", v.MajorVersion, v.MinorVersion, v.BuildNumber),
 		OSBuild:               build,
 		Architecture:          osArchitecture(),
-		ProcessorCount:        packages,
+		LogicalProcessors:     logical,
+		ProcessorPackages:     packages,
 		ProcessorName:         strings.TrimSpace(cpu),
 		TotalPhysicalMemoryGB: gib(ms.totalPhys),
 	}, nil

@@ -1,13 +1,14 @@
 package discovery
 
-// editorEvidence is the presence evidence that does not come from the search path:
-// files and directories on Windows, nothing elsewhere (nil = not established).
+// editorEvidence is the evidence that does not come from the search path: files and
+// directories on Windows, the Docker engine probe everywhere (nil = not established).
 type editorEvidence struct {
-	VSCodeFile   *bool // <ProgramFiles>\Microsoft VS Code\Code.exe exists
-	VisualStudio *bool // devenv on the path, else vswhere
-	Rider        *bool
-	PyCharm      *bool
-	CLion        *bool
+	DockerRunning *bool // a local Docker engine answers (docs/discovery.md, "Docker engine")
+	VSCodeFile    *bool // <ProgramFiles>\Microsoft VS Code\Code.exe exists
+	VisualStudio  *bool // devenv on the path, else vswhere
+	Rider         *bool
+	PyCharm       *bool
+	CLion         *bool
 }
 
 // presence fills development_tools, runtimes, git and editors (docs/discovery.md,
@@ -23,7 +24,8 @@ func presence(sp searchPath, ev editorEvidence) ToolFacts {
 			ChocolateyAvailable:   sp.has("choco"),
 			ScoopAvailable:        sp.has("scoop"),
 			GitAvailable:          git,
-			DockerAvailable:       sp.has("docker"),
+			DockerInstalled:       sp.has("docker"),
+			DockerRunning:         clone(ev.DockerRunning),
 			VSCodeAvailable:       vscode,
 			VisualStudioAvailable: clone(ev.VisualStudio),
 		},
