@@ -95,10 +95,10 @@ func extEnd(v []byte, j int) int {
 	return j
 }
 
-// skipPunct skips at most max bytes of the punctuation between a member and its
+// skipPunct skips at most limit bytes of the punctuation between a member and its
 // argument: brackets, parentheses, colons, quotes, commas, white space.
-func skipPunct(v []byte, j, max int) int {
-	for n := 0; j < len(v) && n < max; n++ {
+func skipPunct(v []byte, j, limit int) int {
+	for n := 0; j < len(v) && n < limit; n++ {
 		switch v[j] {
 		case '(', ')', '[', ']', ':', '\'', '"', ',', ' ', '\t':
 			j++
@@ -324,6 +324,9 @@ func (st *scanState) robocopy(v []byte, j int) bool {
 		}
 		tok := v[j:k]
 		j = k
+		if len(tok) > 2 && tok[0] == '/' && tok[1] == '/' {
+			tok = tok[1:] // Git Bash users double the slash (//MIR) against MSYS's path conversion
+		}
 		if tok[0] == '-' || tok[0] == '/' && isSwitch(tok) {
 			mirror = mirror || eqFold(tok, "/mir") || eqFold(tok, "/purge")
 			move = move || eqFold(tok, "/mov") || eqFold(tok, "/move")

@@ -84,6 +84,7 @@ var forbidden22 = []struct{ cmd, what string }{
 	{`robocopy C:\empty C:\ /E /PURGE`, "robocopy /PURGE onto a drive root"},
 	{`Start-Process robocopy -ArgumentList 'EMPTY C:\Windows /MIR'`, "Start-Process robocopy"},
 	{`cmd /c "robocopy EMPTY C:\Windows\System32 /MIR"`, "cmd /c robocopy"},
+	{`robocopy.exe EMPTY /c/Windows //MIR`, "Git Bash: a POSIX destination and a doubled slash"},
 	{`robocopy C:\Windows\System32 D:\x /MOVE`, "robocopy /MOVE out of System32"},
 	{`robocopy C:\Windows\System32 D:\x *.dll /MOV`, "robocopy /MOV out of System32"},
 	// HKLM removal through .NET and WMI

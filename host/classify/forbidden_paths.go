@@ -372,8 +372,7 @@ func walkPath(p []byte, st pathState) (pathState, bool) {
 		}
 		if hasFold(c, 0, "%__appdir__%") {
 			// cmd's %__APPDIR__% ends with a separator: %__APPDIR__%drivers is System32\drivers.
-			d, _ := envDir([]byte("__appdir__"))
-			st = d.state()
+			st = pathState{rooted: true, depth: 2, k: [2]uint8{kWin, kSys}}
 			if c = c[len("%__appdir__%"):]; len(c) == 0 {
 				continue
 			}
