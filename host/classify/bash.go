@@ -59,11 +59,51 @@ func bashSyntax(s string) bool {
 	return false
 }
 
+// maxBashNesting bounds how deep the syntax tree of a command may be before it is
+// parsed: the parser and the tree walk recurse once per level, and a deep recursion
+// costs far more than its length (Go grows the stack by copying it). No command a
+// person types comes near it.
+const maxBashNesting = 512
+
+// bashNesting counts what can add a level to a command's syntax tree: ( { [ and a
+// backtick, && || | and !, the compound commands' keywords, and inside arithmetic
+// (when the command has a (( ) every operator character. It stops counting past
+// maxBashNesting. One pass; the count bounds the depth from above.
+func bashNesting(s string) int {
+	arith := strings.Contains(s, "((")
+	n := 0
+	for i := 0; i < len(s) && n <= maxBashNesting; i++ {
+		switch c := s[i]; {
+		case strings.IndexByte("({[`|!", c) >= 0:
+			n++
+		case c == '&' && i+1 < len(s) && s[i+1] == '&':
+			n++
+			i++
+		case arith && strings.IndexByte("+-*/%<>=&^,?:~", c) >= 0:
+			n++
+		case isLetter(c) && (i == 0 || !isWord(lc(s[i-1]))):
+			j := i
+			for j < len(s) && isWord(lc(s[j])) {
+				j++
+			}
+			switch s[i:j] {
+			case "if", "case", "while", "until", "for", "select", "function", "coproc", "time":
+				n++
+			}
+			i = j - 1
+		}
+	}
+	return n
+}
+
 // bashView returns the bash reading of s: the words of each simple command, separated
 // by spaces, each command ended by ";\n". It returns nil, false when s does not parse
 // as bash (PowerShell's syntax often does not), and the part read so far with false
 // when a limit cut the reading short.
 func bashView(s string) ([]byte, bool) {
+	if bashNesting(s) > maxBashNesting {
+		return []byte{}, false // not read: asked, unless another view forbids it
+	}
 	r := bashReader{left: bashLimit(len(s)), out: make([]byte, 0, len(s)+16), scratch: make([]byte, 0, 64)}
 	if !r.parse(s, 0) {
 		return nil, false
@@ -83,7 +123,12 @@ type bashReader struct {
 	cut     bool
 	queue   []nested
 	depth   int
+	globs   int // command names with a glob, matched so far
 }
+
+// maxGlobCommands bounds the command names with a glob matched against the forbidden
+// names (each costs a match per name); past it the reading is cut short.
+const maxGlobCommands = 64
 
 type nested struct {
 	script string
@@ -95,6 +140,10 @@ type nested struct {
 var bashParsers sync.Pool
 
 func (r *bashReader) parse(s string, depth int) bool {
+	if depth > 0 && bashNesting(s) > maxBashNesting {
+		r.cut = true
+		return false
+	}
 	p, _ := bashParsers.Get().(*syntax.Parser)
 	if p == nil {
 		p = syntax.NewParser(syntax.Variant(syntax.LangBash))
@@ -143,6 +192,10 @@ func (r *bashReader) call(c *syntax.CallExpr, redirs []*syntax.Redirect) {
 		fields, glob = r.expand(w, true, fields)
 		if i == 0 && glob {
 			for k := n; k < len(fields); k++ {
+				if r.globs++; r.globs > maxGlobCommands {
+					r.cut = true
+					break
+				}
 				fields[k] = globCommand(fields[k])
 			}
 		}
@@ -635,10 +688,11 @@ func globCommand(f string) string {
 		return f
 	}
 	var names []string
+	p := []byte(base)
 	for _, ws := range forbiddenWords {
 		for _, w := range ws {
 			for _, ext := range [...]string{"", ".exe", ".com"} {
-				if globMatch([]byte(base), w.s+ext) {
+				if globMatch(p, w.s+ext) {
 					names = append(names, w.s+ext)
 				}
 			}

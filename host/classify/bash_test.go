@@ -101,17 +101,33 @@ func TestBashExpansionLimit(t *testing.T) {
 	t.Parallel()
 	huge := "echo " + strings.Repeat("{a,b}", 40)
 	got, why := Explain(huge)
-	if got != tools.ApprovalRequired || !strings.Contains(why, "brace expansion") {
-		t.Errorf("Explain(%q) = %s (%s), want approval-required naming the brace expansion", huge, got, why)
+	if got != tools.ApprovalRequired || !strings.Contains(why, "bash reading") {
+		t.Errorf("Explain(%q) = %s (%s), want approval-required naming the bash reading's limits", huge, got, why)
 	}
-	// The same in every position, nested in bash -c.
+	// The same in every position, nested in bash -c; nesting deeper than the parser
+	// is let to go (its recursion costs more than the command's length); more command
+	// names with wildcards than are matched.
 	for _, cmd := range []string{
 		"bash -c 'echo " + strings.Repeat("{a,b}", 40) + "'",
 		"echo {1..99999999}",
 		"echo " + strings.Repeat("{,}", 64),
+		strings.Repeat("$(", maxBashNesting) + "x" + strings.Repeat(")", maxBashNesting),
+		strings.Repeat("a && ", maxBashNesting+1) + "echo $x",
+		"echo $((" + strings.Repeat("1+", maxBashNesting) + "1))",
+		"bash -c '" + strings.Repeat("(", maxBashNesting+1) + "x" + strings.Repeat(")", maxBashNesting+1) + "'",
+		strings.Repeat("/bin/l? x; ", maxGlobCommands+1),
 	} {
-		if got, why := Explain(cmd); got != tools.ApprovalRequired {
-			t.Errorf("Explain(%q) = %s (%s), want approval-required", clip(cmd), got, why)
+		if got, why := Explain(cmd); got != tools.ApprovalRequired || !strings.Contains(why, "bash reading") {
+			t.Errorf("Explain(%q) = %s (%s), want approval-required naming the bash reading's limits", clip(cmd), got, why)
+		}
+	}
+	// What is read before a limit still forbids.
+	for _, cmd := range []string{
+		"rm -rf /c/Win{d,}ows; echo " + strings.Repeat("{a,b}", 40),
+		"disk$'p'art; " + strings.Repeat("/bin/l? x; ", maxGlobCommands+1),
+	} {
+		if got, why := Explain(cmd); got != tools.Forbidden {
+			t.Errorf("Explain(%q) = %s (%s), want forbidden", clip(cmd), got, why)
 		}
 	}
 }
@@ -276,6 +292,29 @@ func BenchmarkBashView(b *testing.B) {
 		})
 		b.Run(c.name+"/Explain", func(b *testing.B) {
 			b.ReportAllocs()
+			for b.Loop() {
+				Explain(c.cmd)
+			}
+		})
+	}
+}
+
+// BenchmarkBashWorst: the costliest shapes found for the bash reading, each about
+// 60 KB or at a limit: many words, a here-document of source text, brace groups past
+// the limit, command names with wildcards, a chain of ! at the nesting limit.
+func BenchmarkBashWorst(b *testing.B) {
+	n := 60 << 10
+	for _, c := range []struct{ name, cmd string }{
+		{"words-60KB", "echo " + strings.Repeat("a ", n/2)},
+		{"heredoc-60KB", "cat > x.go <<'EOF'\n" + strings.Repeat("func (t *tool) check(display string, args []word) (tools.Class, string) {\n\tif t.sub != \"\" {\n", n/96) + "\nEOF"},
+		{"empty-braces-60KB", "echo " + strings.Repeat("{,}", n/3)},
+		{"sequences-60KB", strings.Repeat("x{1..9} ", n/8)},
+		{"glob-names-60KB", strings.Repeat("/c/*/*/d?s*.exe;", n/16)},
+		{"nested-not-limit", "[[ " + strings.Repeat("! ", maxBashNesting-10) + "x ]]"},
+		{"nested-subst-limit", strings.Repeat(`"$(echo `, maxBashNesting/2) + strings.Repeat(`)"`, maxBashNesting/2)},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(c.cmd)))
 			for b.Loop() {
 				Explain(c.cmd)
 			}

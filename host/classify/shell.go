@@ -46,7 +46,7 @@ func Explain(cmd string) (tools.Class, string) {
 		return tools.Forbidden, why
 	}
 	if st.bashCut {
-		return tools.ApprovalRequired, fmt.Sprintf("the brace expansion or nested scripts in the command make more than the %d bytes the shell classifier reads of a %d-byte command", bashLimit(len(cmd)), len(cmd))
+		return tools.ApprovalRequired, fmt.Sprintf("the command goes past the limits of the shell classifier's bash reading (brace expansion and nested scripts up to %d bytes for this command, %d levels of nesting, %d command names with wildcards)", bashLimit(len(cmd)), maxBashNesting, maxGlobCommands)
 	}
 	if st.decodeCut {
 		return tools.ApprovalRequired, fmt.Sprintf("the base64 payloads in the command decode to more than the %d bytes the shell classifier reads of a %d-byte command", st.limit, len(cmd))
