@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path"
+	"sort"
 	"strings"
 )
 
@@ -15,6 +16,8 @@ type builder struct {
 	out output
 	// full is set once MaxTasks is reached; the rest of the file is skipped.
 	full bool
+	// checked remembers the lists okTexts has judged.
+	checked map[listKey]bool
 }
 
 func newBuilder(in *input, src Source) *builder { return &builder{in: in, src: src} }
@@ -32,17 +35,50 @@ func (b *builder) okName(line int, name string) bool {
 	return true
 }
 
-// okTexts applies the text rules to every text of a task.
+// okTexts applies the text rules to every text of a task, and the size budget to each
+// list: a list longer than MaxTextBytes is refused. A list shared by many tasks (a
+// Makefile's implicit texts, one recipe named by many targets) is checked once.
 func (b *builder) okTexts(line int, name string, lists ...[]string) bool {
 	for _, l := range lists {
+		if len(l) == 0 {
+			continue
+		}
+		key := listKey{&l[0], len(l)}
+		if ok, done := b.checked[key]; done {
+			if !ok {
+				b.warn(line, RuleText, "task %q: a definition breaks the text rules; the task is skipped", safeName(name))
+				return false
+			}
+			continue
+		}
+		if b.checked == nil {
+			b.checked = map[listKey]bool{}
+		}
+		size := 0
+		for _, s := range l {
+			size += len(s)
+		}
+		if size > MaxTextBytes {
+			b.checked[key] = false
+			b.warn(line, RuleTooLarge, "task %q: its texts are longer than %d bytes; the task is skipped", safeName(name), MaxTextBytes)
+			return false
+		}
 		for _, s := range l {
 			if msg, ok := checkText(s); !ok {
-				b.warn(line, RuleText, "task %q: %s; the task is skipped", name, msg)
+				b.checked[key] = false
+				b.warn(line, RuleText, "task %q: %s; the task is skipped", safeName(name), msg)
 				return false
 			}
 		}
+		b.checked[key] = true
 	}
 	return true
+}
+
+// listKey identifies a slice by its first element and length.
+type listKey struct {
+	first *string
+	n     int
 }
 
 // room reports whether another task fits the budget, warning once when it does not.
@@ -80,10 +116,25 @@ func (b *builder) add(t Task, context []string, helper bool) {
 
 func (b *builder) id(name string) string { return string(b.src) + ":" + name }
 
-// lineAt is the 1-based line of byte offset off in data.
-func lineAt(data []byte, off int) int {
-	off = max(0, min(off, len(data)))
-	return 1 + bytes.Count(data[:off], []byte{'\n'})
+// lineIndex finds the line of a byte offset in one file: the offsets of its line
+// feeds, searched, so that naming the line of each of many tasks stays linear.
+type lineIndex []int
+
+func newLineIndex(data []byte) lineIndex {
+	var idx lineIndex
+	for off := 0; ; {
+		i := bytes.IndexByte(data[off:], '\n')
+		if i < 0 {
+			return idx
+		}
+		idx = append(idx, off+i)
+		off += i + 1
+	}
+}
+
+// at is the 1-based line of byte offset off.
+func (idx lineIndex) at(off int) int {
+	return 1 + sort.SearchInts(idx, off)
 }
 
 // relCwd turns a working directory a file gives (relative to the directory read, slash

@@ -153,15 +153,15 @@ func (p *justParser) parse() bool {
 // brackets, parentheses, braces or triple-quoted strings, and keeps it as an implicit
 // text when just would run something to evaluate it (a backtick or shell()).
 func (p *justParser) expression(i int, first string) int {
-	text := first
+	start := i
 	st := exprState{}
 	st.scan(first)
 	i++
 	for st.open() && i < len(p.lines) {
-		text += "\n" + p.lines[i]
 		st.scan("\n" + p.lines[i])
 		i++
 	}
+	text := strings.Join(p.lines[start:i], "\n")
 	if strings.Contains(text, "`") || strings.Contains(text, "shell(") {
 		p.implicit = append(p.implicit, text)
 	}
@@ -366,11 +366,11 @@ func (p *justParser) recipe(i int, attrs []justAttr, attrErr, doc string) (*just
 			r.body = []string{interp, strings.Join(body, "\n")}
 		} else {
 			for k := 0; k < len(lines); k++ {
-				l := lines[k]
-				for continued(l) && k+1 < len(lines) {
+				from := k
+				for continued(lines[k]) && k+1 < len(lines) {
 					k++
-					l += "\n" + lines[k]
 				}
+				l := strings.Join(lines[from:k+1], "\n")
 				l = strings.TrimLeft(l, "@-")
 				if strings.TrimSpace(l) != "" {
 					r.body = append(r.body, l)
@@ -504,7 +504,7 @@ func (p *justParser) finish(in *input) output {
 			b.warn(r.line, r.skipRule, "recipe %q: %s; it is skipped", safeName(r.name), r.skipReason)
 			continue
 		}
-		if !b.okName(r.line, r.name) || !b.okTexts(r.line, r.name, r.body) || !b.room(r.line) {
+		if !b.okName(r.line, r.name) || !b.okTexts(r.line, r.name, r.body, p.implicit, r.implicit) || !b.room(r.line) {
 			continue
 		}
 		t := Task{Name: r.name, Argv: []string{"just", r.name}, Lang: r.lang, Definition: r.body,

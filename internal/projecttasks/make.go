@@ -38,10 +38,12 @@ func parseMake(in *input) output {
 			return false
 		}
 		state[t] = 1
-		ok := len(t.recipe) > 0
-		for _, n := range t.prereqs {
-			if d := p.targets[n]; d != nil && runnable(d) {
-				ok = true
+		ok := len(t.recipe()) > 0
+		for _, l := range t.prereqs {
+			for _, n := range l {
+				if d := p.targets[n]; d != nil && runnable(d) {
+					ok = true
+				}
 			}
 		}
 		state[t] = 3
@@ -50,21 +52,32 @@ func parseMake(in *input) output {
 		}
 		return ok
 	}
+	if !b.okTexts(0, "(the file's other rules)", p.implicit) {
+		return output{warns: b.out.warns}
+	}
 	context := []string{fileDigest(in.data)}
 	for _, t := range p.order {
 		if !runnable(t) {
 			continue
 		}
-		if !b.okTexts(t.line, t.name, t.recipe) || !b.room(t.line) {
+		if t.double {
+			// Every double-colon rule's recipe runs.
+		} else if blocks := t.withRecipe(); len(blocks) > 1 {
+			b.warn(blocks[len(blocks)-1].line, RuleOverride, "target %q gets a second recipe; make uses the last one", t.name)
+		}
+		recipe := t.recipe()
+		if !b.okTexts(t.line, t.name, recipe) || !b.room(t.line) {
 			continue
 		}
 		task := Task{Name: t.name, Argv: []string{"make", t.name}, Lang: LangShell,
-			Definition: t.recipe, Implicit: p.implicit, Line: t.line}
+			Definition: recipe, Implicit: p.implicit, Line: t.line}
 		seen := map[string]bool{}
-		for _, n := range t.prereqs {
-			if d := p.targets[n]; d != nil && !seen[n] && runnable(d) {
-				seen[n] = true
-				task.Needs = append(task.Needs, b.id(n))
+		for _, l := range t.prereqs {
+			for _, n := range l {
+				if d := p.targets[n]; d != nil && !seen[n] && runnable(d) {
+					seen[n] = true
+					task.Needs = append(task.Needs, b.id(n))
+				}
 			}
 		}
 		b.add(task, context, false)
@@ -72,15 +85,58 @@ func parseMake(in *input) output {
 	return b.out
 }
 
+// Budgets of one Makefile: more explicit targets, or more prerequisites on one
+// target, than a task list could use are refused rather than walked (a rule line
+// with many targets and many prerequisites would otherwise cost their product).
+const (
+	maxMakeTargets = 4 * MaxTasks
+	maxMakePrereqs = 4096
+)
+
 type makeTarget struct {
-	name    string
-	line    int
-	prereqs []string
-	recipe  []string
-	// rule numbers the rule line that last gave the target recipe lines, so a second
-	// single-colon rule with a recipe replaces the first, as make does.
-	rule   int
+	name string
+	line int
+	// prereqs are the prerequisite lists of the rules naming the target, shared with
+	// the other targets of each rule; nPrereqs counts them.
+	prereqs  [][]string
+	nPrereqs int
+	// blocks are the recipes of the rules naming the target, in order, shared with the
+	// other targets of each rule.
+	blocks []*makeBlock
 	double bool
+}
+
+// makeBlock is the recipe of one rule line.
+type makeBlock struct {
+	line  int
+	lines []string
+}
+
+func (t *makeTarget) withRecipe() []*makeBlock {
+	var out []*makeBlock
+	for _, bl := range t.blocks {
+		if len(bl.lines) > 0 {
+			out = append(out, bl)
+		}
+	}
+	return out
+}
+
+// recipe is what make runs for the target: every double-colon rule's recipe, or the
+// last recipe a single-colon rule gave it.
+func (t *makeTarget) recipe() []string {
+	blocks := t.withRecipe()
+	if len(blocks) == 0 {
+		return nil
+	}
+	if !t.double {
+		return blocks[len(blocks)-1].lines
+	}
+	var out []string
+	for _, bl := range blocks {
+		out = append(out, bl.lines...)
+	}
+	return out
 }
 
 type makeParser struct {
@@ -93,9 +149,9 @@ type makeParser struct {
 
 // parse walks the lines; false when make would refuse the file.
 func (p *makeParser) parse(lines []string) bool {
-	var current []*makeTarget // the targets of the rule whose recipe is being read
+	var current *makeBlock // the recipe being read; nil when its rule names no task
 	inRule := false
-	rule, cond, define := 0, 0, 0
+	cond, define := 0, 0
 	var discard bool // the current rule is not a task: its recipe goes to implicit
 	includeWarned := false
 	for i := 0; i < len(lines); i++ {
@@ -110,36 +166,31 @@ func (p *makeParser) parse(lines []string) bool {
 			continue
 		}
 		if inRule && strings.HasPrefix(ln, "\t") {
-			text := ln[1:]
-			for continued(text) && i+1 < len(lines) {
+			parts := []string{ln[1:]}
+			for continued(parts[len(parts)-1]) && i+1 < len(lines) {
 				i++
-				text += "\n" + strings.TrimPrefix(lines[i], "\t")
+				parts = append(parts, strings.TrimPrefix(lines[i], "\t"))
 			}
+			text := strings.Join(parts, "\n")
 			cmd := strings.TrimLeft(text, " \t@-+")
 			if strings.TrimSpace(cmd) == "" {
 				continue
 			}
-			if discard || len(current) == 0 {
+			if discard || current == nil {
 				p.implicit = append(p.implicit, cmd)
 				continue
 			}
-			for _, t := range current {
-				if t.rule != rule {
-					if len(t.recipe) > 0 && !t.double {
-						p.b.warn(lineNo, RuleOverride, "target %q gets a second recipe; make uses this one", t.name)
-						t.recipe = nil
-					}
-					t.rule = rule
-				}
-				t.recipe = append(t.recipe, cmd)
-			}
+			current.lines = append(current.lines, cmd)
 			continue
 		}
-		logical := ln
-		for continued(logical) && i+1 < len(lines) {
+		parts := []string{ln}
+		for continued(parts[len(parts)-1]) && i+1 < len(lines) {
+			last := parts[len(parts)-1]
+			parts[len(parts)-1] = strings.TrimRight(last[:len(last)-1], " \t")
 			i++
-			logical = strings.TrimRight(logical[:len(logical)-1], " \t") + " " + strings.TrimLeft(lines[i], " \t")
+			parts = append(parts, strings.TrimLeft(lines[i], " \t"))
 		}
+		logical := strings.Join(parts, " ")
 		text := strings.TrimSpace(stripMakeComment(logical))
 		if text == "" {
 			continue // blank and comment lines keep the recipe going
@@ -200,7 +251,6 @@ func (p *makeParser) parse(lines []string) bool {
 			p.b.warn(lineNo, RuleSyntax, "a line is neither a rule, an assignment nor a directive (make stops at it: missing separator); no target is read")
 			return false
 		}
-		rule++
 		inRule = true
 		targetsText, rest := text[:at], text[at+1:]
 		double := false
@@ -227,6 +277,8 @@ func (p *makeParser) parse(lines []string) bool {
 				prereqs = append(prereqs, f)
 			}
 		}
+		block := &makeBlock{line: lineNo}
+		named := false
 		for _, name := range strings.Fields(targetsText) {
 			if discard || !explicitTarget(name) {
 				continue
@@ -243,27 +295,34 @@ func (p *makeParser) parse(lines []string) bool {
 			}
 			t := p.targets[name]
 			if t == nil {
+				if len(p.order) >= maxMakeTargets {
+					p.b.warn(lineNo, RuleTooMany, "the Makefile names more than %d targets; no target is read", maxMakeTargets)
+					return false
+				}
 				t = &makeTarget{name: name, line: lineNo, double: double}
 				p.targets[name] = t
 				p.order = append(p.order, t)
 			}
-			t.prereqs = append(t.prereqs, prereqs...)
-			current = append(current, t)
+			if t.nPrereqs += len(prereqs); t.nPrereqs > maxMakePrereqs {
+				p.b.warn(lineNo, RuleTooMany, "target %q has more than %d prerequisites; no target is read", name, maxMakePrereqs)
+				return false
+			}
+			if len(prereqs) > 0 {
+				t.prereqs = append(t.prereqs, prereqs)
+			}
+			t.blocks = append(t.blocks, block)
+			named = true
 		}
-		if len(current) == 0 {
+		if !named {
 			discard = true
+		} else {
+			current = block
 		}
 		if strings.TrimSpace(inline) != "" {
 			if discard {
 				p.implicit = append(p.implicit, inline)
-			}
-			for _, t := range current {
-				if len(t.recipe) > 0 && !t.double {
-					p.b.warn(lineNo, RuleOverride, "target %q gets a second recipe; make uses this one", t.name)
-					t.recipe = nil
-				}
-				t.rule = rule
-				t.recipe = append(t.recipe, inline)
+			} else {
+				block.lines = append(block.lines, inline)
 			}
 		}
 	}

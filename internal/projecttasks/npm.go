@@ -13,13 +13,14 @@ func parseNPM(in *input) output {
 		b.warn(0, RuleSyntax, "%v; no script is read", err)
 		return b.out
 	}
+	lines := newLineIndex(data)
 	scripts := member(object(root), "scripts")
 	if isNull(scripts) {
 		return b.out
 	}
 	obj := object(scripts)
 	if obj == nil {
-		b.warn(lineAt(data, scripts.StartOffset), RuleShape, "scripts is not an object; no script is read")
+		b.warn(lines.at(scripts.StartOffset), RuleShape, "scripts is not an object; no script is read")
 		return b.out
 	}
 	type script struct {
@@ -30,7 +31,7 @@ func parseNPM(in *input) output {
 	at := map[string]int{}
 	for i := range obj.Members {
 		m := &obj.Members[i]
-		line := lineAt(data, m.Name.StartOffset)
+		line := lines.at(m.Name.StartOffset)
 		name, _ := str(&m.Name)
 		if !b.okName(line, name) {
 			continue

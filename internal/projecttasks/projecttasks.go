@@ -52,6 +52,10 @@ const (
 	MaxTasks = 500
 	// MaxNameBytes is the longest task name accepted.
 	MaxNameBytes = 128
+	// MaxTextBytes bounds each list of a task's texts (its Definition, its Implicit
+	// texts): what the shell classifier reads in full (host/classify's MaxCommandBytes)
+	// and what one plan can show.
+	MaxTextBytes = 64 << 10
 	// maxJSONDepth bounds the nesting of tasks.json and package.json before they are
 	// parsed, so a parser's recursion stays shallow whatever the input.
 	maxJSONDepth = 64

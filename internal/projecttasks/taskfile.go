@@ -620,7 +620,7 @@ func (tf *taskfile) finish(in *input) {
 		if len(t.def) == 0 && len(needs) == 0 {
 			continue // nothing to run
 		}
-		if !b.okTexts(t.line, t.name, t.def, t.implicit) || !b.room(t.line) {
+		if !b.okTexts(t.line, t.name, t.def, tf.implicit, t.implicit) || !b.room(t.line) {
 			continue
 		}
 		task := Task{Name: t.name, Argv: []string{"task", t.name}, Lang: LangShell, Definition: t.def,

@@ -22,14 +22,15 @@ func parseVSCode(in *input) output {
 		return b.out
 	}
 	top := object(root)
+	lines := newLineIndex(data)
 	if v := member(top, "version"); v == nil {
 		b.warn(0, RuleVersion, "the file has no version; only version 2.0.0 is read")
 		return b.out
 	} else if s, _ := str(v); s != "2.0.0" {
-		b.warn(lineAt(data, v.StartOffset), RuleVersion, "only tasks.json version 2.0.0 is read")
+		b.warn(lines.at(v.StartOffset), RuleVersion, "only tasks.json version 2.0.0 is read")
 		return b.out
 	}
-	v := &vscode{b: b, data: data, osKey: vsOSKey(in.goos)}
+	v := &vscode{b: b, lines: lines, osKey: vsOSKey(in.goos)}
 	global, bad := v.options(member(top, "options"))
 	if bad == "" {
 		var osGlobal vsOptions
@@ -49,19 +50,30 @@ func parseVSCode(in *input) output {
 	}
 	arr := array(tasks)
 	if arr == nil {
-		b.warn(lineAt(data, tasks.StartOffset), RuleShape, "tasks is not an array; no task is read")
+		b.warn(lines.at(tasks.StartOffset), RuleShape, "tasks is not an array; no task is read")
 		return b.out
 	}
 	seen := map[string]bool{}
 	for i := range arr.Elements {
+		if i == maxExamined {
+			b.warn(v.lines.at(arr.Elements[i].StartOffset), RuleTooMany, "more than %d tasks: this one and the rest of the file are skipped", maxExamined)
+			break
+		}
 		v.task(&arr.Elements[i], global, seen)
 	}
 	return b.out
 }
 
+// Budgets of one tasks.json: the task elements examined and the variables of one
+// options.env (each task merges the global env into its own).
+const (
+	maxExamined = 4 * MaxTasks
+	maxEnv      = 256
+)
+
 type vscode struct {
 	b     *builder
-	data  []byte
+	lines lineIndex
 	osKey string
 }
 
@@ -150,6 +162,9 @@ func (v *vscode) options(val *hujson.Value) (vsOptions, string) {
 		if eo == nil {
 			return o, "options.env is not an object"
 		}
+		if len(eo.Members) > maxEnv {
+			return o, fmt.Sprintf("options.env sets more than %d variables", maxEnv)
+		}
 		o.env = map[string]string{}
 		for i := range eo.Members {
 			k, _ := str(&eo.Members[i].Name)
@@ -236,7 +251,7 @@ func commandString(val *hujson.Value) (cmdString, bool) {
 // task reads one element of tasks.
 func (v *vscode) task(el *hujson.Value, global vsOptions, seen map[string]bool) {
 	b := v.b
-	line := lineAt(v.data, el.StartOffset)
+	line := v.lines.at(el.StartOffset)
 	tk := object(el)
 	if tk == nil {
 		b.warn(line, RuleShape, "a task is not an object; it is skipped")
@@ -271,7 +286,7 @@ func (v *vscode) task(el *hujson.Value, global vsOptions, seen map[string]bool) 
 		b.warn(line, RuleShape, "a task has no label; it is skipped")
 		return
 	}
-	line = lineAt(v.data, lv.StartOffset)
+	line = v.lines.at(lv.StartOffset)
 	name, ok := str(lv)
 	if !ok {
 		b.warn(line, RuleShape, "a task's label is not a string; it is skipped")

@@ -56,114 +56,119 @@ func rulesOf(ws []Warning) []ruleAt {
 	return out
 }
 
+// long is a name one byte over MaxNameBytes.
+var long = strings.Repeat("n", MaxNameBytes+1)
+
+// warningCases are bad definitions of each format, with the warnings and the tasks
+// they must give; the fuzz targets start from them too.
+var warningCases = []struct {
+	name    string
+	src     Source
+	goos    string
+	content string
+	want    []ruleAt
+	tasks   []string
+}{
+	// package.json
+	{"npm syntax", SourceNPM, "", "{\n \"scripts\": {\n  \"a\": \"x\",\n  SECRET\n }\n}", []ruleAt{{RuleSyntax, 0}}, nil},
+	{"npm comments are not JSON", SourceNPM, "", "{\n // SECRET\n \"scripts\": {\"a\": \"x\"}\n}", []ruleAt{{RuleSyntax, 0}}, nil},
+	{"npm trailing comma", SourceNPM, "", `{"scripts": {"a": "x",}}`, []ruleAt{{RuleSyntax, 0}}, nil},
+	{"npm top level array", SourceNPM, "", `["SECRET"]`, []ruleAt{{RuleSyntax, 0}}, nil},
+	{"npm scripts not object", SourceNPM, "", "{\n\"scripts\": [\"SECRET\"]}", []ruleAt{{RuleShape, 2}}, nil},
+	{"npm control char in name", SourceNPM, "", "{\"scripts\": {\n\"SECRET\\u001b[2J\": \"x\",\n\"ok\": \"y\"}}", []ruleAt{{RuleName, 2}}, []string{"npm:ok"}},
+	{"npm bidi override in name", SourceNPM, "", "{\"scripts\": {\n\"SECRET\u202e\": \"x\"}}", []ruleAt{{RuleName, 2}}, nil},
+	{"npm name too long", SourceNPM, "", "{\"scripts\": {\n\"" + long + "\": \"x\"}}", []ruleAt{{RuleNameLength, 2}}, nil},
+	{"npm name is an option", SourceNPM, "", "{\"scripts\": {\n\"--SECRET\": \"x\"}}", []ruleAt{{RuleName, 2}}, nil},
+	{"npm blank name", SourceNPM, "", "{\"scripts\": {\n\" \": \"x\"}}", []ruleAt{{RuleName, 2}}, nil},
+	{"npm value not string", SourceNPM, "", "{\"scripts\": {\n\"a\": {\"SECRET\": 1}}}", []ruleAt{{RuleShape, 2}}, nil},
+	{"npm duplicate", SourceNPM, "", "{\"scripts\": {\n\"a\": \"x\",\n\"a\": \"y\"}}", []ruleAt{{RuleDuplicate, 3}}, []string{"npm:a"}},
+	{"npm empty script", SourceNPM, "", "{\"scripts\": {\n\"a\": \"  \"}}", []ruleAt{{RuleNoCommand, 2}}, nil},
+	{"npm escape in script", SourceNPM, "", "{\"scripts\": {\n\"a\": \"echo \\u001b]0;SECRET\\u0007\"}}", []ruleAt{{RuleText, 2}}, nil},
+	{"npm NUL in script", SourceNPM, "", "{\"scripts\": {\n\"a\": \"echo \\u0000SECRET\"}}", []ruleAt{{RuleText, 2}}, nil},
+	{"npm placeholder is no task", SourceNPM, "", `{"scripts": {"test": "echo \"Error: no test specified\" && exit 1"}}`, []ruleAt{}, nil},
+	{"npm too deep", SourceNPM, "", `{"a":` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `}`, []ruleAt{{RuleSyntax, 0}}, nil},
+	{"npm not UTF-8", SourceNPM, "", "{\"scripts\": {\"a\": \"\xff\"}}", []ruleAt{{RuleSyntax, 0}}, nil},
+	{"npm no scripts", SourceNPM, "", `{"name": "x"}`, []ruleAt{}, nil},
+
+	// .vscode/tasks.json
+	{"vscode syntax", SourceVSCode, "", "{\n\"version\": \"2.0.0\",\n\"tasks\": [SECRET]}", []ruleAt{{RuleSyntax, 0}}, nil},
+	{"vscode no version", SourceVSCode, "", `{"tasks": []}`, []ruleAt{{RuleVersion, 0}}, nil},
+	{"vscode old version", SourceVSCode, "", "{\n\"version\": \"0.1.0\", \"tasks\": []}", []ruleAt{{RuleVersion, 2}}, nil},
+	{"vscode tasks not array", SourceVSCode, "", "{\"version\": \"2.0.0\",\n\"tasks\": {}}", []ruleAt{{RuleShape, 2}}, nil},
+	{"vscode task not object", SourceVSCode, "", "{\"version\": \"2.0.0\", \"tasks\": [\n\"SECRET\"]}", []ruleAt{{RuleShape, 2}}, nil},
+	{"vscode no label", SourceVSCode, "", "{\"version\": \"2.0.0\", \"tasks\": [\n{\"type\": \"shell\", \"command\": \"SECRET\"}]}", []ruleAt{{RuleShape, 2}}, nil},
+	{"vscode label not string", SourceVSCode, "", "{\"version\": \"2.0.0\", \"tasks\": [{\n\"label\": 1, \"command\": \"x\"}]}", []ruleAt{{RuleShape, 2}}, nil},
+	{"vscode label control", SourceVSCode, "", "{\"version\": \"2.0.0\", \"tasks\": [{\n\"label\": \"SECRET\\r\", \"command\": \"x\"}]}", []ruleAt{{RuleName, 2}}, nil},
+	{"vscode dependsOn", SourceVSCode, "", "{\"version\": \"2.0.0\", \"tasks\": [{\n\"label\": \"all\", \"dependsOn\": [\"a\"]}]}", []ruleAt{{RuleDependsOn, 2}}, nil},
+	{"vscode dependsOn with command", SourceVSCode, "", "{\"version\": \"2.0.0\", \"tasks\": [{\n\"label\": \"all\", \"command\": \"x\", \"dependsOn\": \"a\"}]}", []ruleAt{{RuleDependsOn, 2}}, nil},
+	{"vscode input variable", SourceVSCode, "", "{\"version\": \"2.0.0\", \"tasks\": [{\n\"label\": \"a\", \"command\": \"x ${input:SECRET}\"}]}", []ruleAt{{RuleVariable, 2}}, nil},
+	{"vscode env variable in args", SourceVSCode, "", "{\"version\": \"2.0.0\", \"tasks\": [{\n\"label\": \"a\", \"command\": \"x\", \"args\": [\"${env:SECRET}\"]}]}", []ruleAt{{RuleVariable, 2}}, nil},
+	{"vscode file variable in cwd", SourceVSCode, "", "{\"version\": \"2.0.0\", \"tasks\": [{\n\"label\": \"a\", \"command\": \"x\", \"options\": {\"cwd\": \"${fileDirname}\"}}]}", []ruleAt{{RuleVariable, 2}}, nil},
+	{"vscode odd variable", SourceVSCode, "", "{\"version\": \"2.0.0\", \"tasks\": [{\n\"label\": \"a\", \"command\": \"x ${SECRET SECRET}\"}]}", []ruleAt{{RuleVariable, 2}}, nil},
+	{"vscode cwd climbs out", SourceVSCode, "", "{\"version\": \"2.0.0\", \"tasks\": [{\n\"label\": \"a\", \"command\": \"x\", \"options\": {\"cwd\": \"sub/../../SECRET\"}}]}", []ruleAt{{RuleCwd, 2}}, nil},
+	{"vscode cwd absolute", SourceVSCode, "windows", "{\"version\": \"2.0.0\", \"tasks\": [{\n\"label\": \"a\", \"command\": \"x\", \"options\": {\"cwd\": \"D:\\\\SECRET\"}}]}", []ruleAt{{RuleCwd, 2}}, nil},
+	{"vscode cwd sibling prefix", SourceVSCode, "", "{\"version\": \"2.0.0\", \"tasks\": [{\n\"label\": \"a\", \"command\": \"x\", \"options\": {\"cwd\": \"/work/project-SECRET\"}}]}", []ruleAt{{RuleCwd, 2}}, nil},
+	{"vscode shell quoting", SourceVSCode, "", "{\"version\": \"2.0.0\", \"tasks\": [{\n\"label\": \"a\", \"type\": \"shell\", \"command\": \"x\", \"options\": {\"shell\": {\"executable\": \"bash\", \"quoting\": {\"strong\": \"'\"}}}}]}", []ruleAt{{RuleShell, 2}}, nil},
+	{"vscode shell args alone", SourceVSCode, "", "{\"version\": \"2.0.0\", \"tasks\": [{\n\"label\": \"a\", \"type\": \"shell\", \"command\": \"x\", \"options\": {\"shell\": {\"args\": [\"-l\"]}}}]}", []ruleAt{{RuleShell, 2}}, nil},
+	{"vscode no command", SourceVSCode, "", "{\"version\": \"2.0.0\", \"tasks\": [{\n\"label\": \"a\", \"type\": \"shell\"}]}", []ruleAt{{RuleNoCommand, 2}}, nil},
+	{"vscode args not array", SourceVSCode, "", "{\"version\": \"2.0.0\", \"tasks\": [{\n\"label\": \"a\", \"command\": \"x\", \"args\": \"SECRET\"}]}", []ruleAt{{RuleShape, 2}}, nil},
+	{"vscode bad quoting", SourceVSCode, "", "{\"version\": \"2.0.0\", \"tasks\": [{\n\"label\": \"a\", \"command\": \"x\", \"args\": [{\"value\": \"v\", \"quoting\": \"SECRET\"}]}]}", []ruleAt{{RuleShape, 2}}, nil},
+	{"vscode env not object", SourceVSCode, "", "{\"version\": \"2.0.0\", \"tasks\": [{\n\"label\": \"a\", \"command\": \"x\", \"options\": {\"env\": [\"SECRET\"]}}]}", []ruleAt{{RuleShape, 2}}, nil},
+	{"vscode bad global options", SourceVSCode, "", "{\"version\": \"2.0.0\", \"options\": {\"cwd\": 1}, \"tasks\": [{\n\"label\": \"a\", \"command\": \"x\"}]}", []ruleAt{{RuleShape, 0}}, nil},
+	{"vscode global command", SourceVSCode, "", "{\"version\": \"2.0.0\", \"command\": \"SECRET\", \"tasks\": [{\n\"label\": \"a\"}]}", []ruleAt{{RuleNotUnderstood, 0}, {RuleNoCommand, 2}}, nil},
+	{"vscode duplicate label", SourceVSCode, "", "{\"version\": \"2.0.0\", \"tasks\": [{\n\"label\": \"a\", \"command\": \"x\"},\n{\"label\": \"a\", \"command\": \"y\"}]}", []ruleAt{{RuleDuplicate, 3}}, []string{"vscode:a"}},
+	{"vscode bidi in command", SourceVSCode, "", "{\"version\": \"2.0.0\", \"tasks\": [{\n\"label\": \"a\", \"type\": \"shell\", \"command\": \"echo \u202eSECRET\"}]}", []ruleAt{{RuleText, 2}}, nil},
+	{"vscode contributed task is no definition", SourceVSCode, "", `{"version": "2.0.0", "tasks": [{"type": "npm", "script": "lint"}]}`, []ruleAt{}, nil},
+	{"vscode trailing commas and comments", SourceVSCode, "", "{\"version\": \"2.0.0\", /* c */ \"tasks\": [{\"label\": \"a\", \"command\": \"x\",},], // c\n}", []ruleAt{}, []string{"vscode:a"}},
+
+	// Makefile
+	{"make not UTF-8", SourceMake, "", "a:\n\techo \xff\n", []ruleAt{{RuleEncoding, 0}}, nil},
+	{"make recipe prefix", SourceMake, "", "a:\n\techo a\n.RECIPEPREFIX = >\nb:\n> echo SECRET\n", []ruleAt{{RuleRecipePrefix, 3}}, nil},
+	{"make missing separator", SourceMake, "", "a:\n\techo a\nSECRET words\n", []ruleAt{{RuleSyntax, 3}}, nil},
+	{"make conditional target", SourceMake, "", "ifdef X\na:\n\techo SECRET\nendif\nb:\n\techo b\n", []ruleAt{{RuleConditional, 2}}, []string{"make:b"}},
+	{"make second recipe", SourceMake, "", "a:\n\techo one\n\na:\n\techo two\n", []ruleAt{{RuleOverride, 4}}, []string{"make:a"}},
+	{"make include", SourceMake, "", "-include .env\na:\n\techo a\n", []ruleAt{{RuleInclude, 1}}, []string{"make:a"}},
+	{"make eval", SourceMake, "", "$(eval $(call SECRET))\na:\n\techo a\n", []ruleAt{{RuleNotUnderstood, 1}}, []string{"make:a"}},
+	{"make long target", SourceMake, "", long + ":\n\techo a\n", []ruleAt{{RuleNameLength, 1}}, nil},
+	{"make control in recipe", SourceMake, "", "a:\n\techo \x1bSECRET\n", []ruleAt{{RuleText, 1}}, nil},
+	{"make special and pattern lines", SourceMake, "", ".PHONY: a\n%.o: %.c\n\tcc $<\n$(X): y\n\ttouch $@\nV := 1\nW ?= 2\nZ += 3\na:\n\techo a\n", []ruleAt{}, []string{"make:a"}},
+	{"make define block", SourceMake, "", "define RECIPE\nnot: a rule\n\techo no\nendef\na:\n\techo a\n", []ruleAt{}, []string{"make:a"}},
+
+	// justfile
+	{"just not UTF-8", SourceJust, "", "a:\n    echo \xff\n", []ruleAt{{RuleEncoding, 0}}, nil},
+	{"just stray indent", SourceJust, "", "x := '1'\n    SECRET\na:\n    echo a\n", []ruleAt{{RuleSyntax, 2}}, nil},
+	{"just duplicate", SourceJust, "", "a:\n    echo 1\na:\n    echo 2\n", []ruleAt{{RuleDuplicate, 3}}, nil},
+	{"just duplicate allowed", SourceJust, "", "set allow-duplicate-recipes\na:\n    echo 1\na:\n    echo 2\n", []ruleAt{}, []string{"just:a"}},
+	{"just duplicate on two OSes", SourceJust, "linux", "[windows]\na:\n    echo 1\n[unix]\na:\n    echo 2\n", []ruleAt{}, []string{"just:a"}},
+	{"just unknown dependency", SourceJust, "", "a: SECRET\n    echo a\n", []ruleAt{{RuleUnknownTask, 1}}, nil},
+	{"just alias to nothing", SourceJust, "", "alias x := SECRET\na:\n    echo a\n", []ruleAt{{RuleUnknownTask, 1}}, nil},
+	{"just unknown attribute", SourceJust, "", "[SECRET]\na:\n    echo a\nb:\n    echo b\n", []ruleAt{{RuleNotUnderstood, 2}}, []string{"just:b"}},
+	{"just inconsistent indent", SourceJust, "", "a:\n    echo a\n\techo SECRET\nb:\n    echo b\n", []ruleAt{{RuleNotUnderstood, 1}}, []string{"just:b"}},
+	{"just bad header", SourceJust, "", "a b=:\n    echo a\nb:\n    echo b\n", []ruleAt{{RuleNotUnderstood, 1}}, []string{"just:b"}},
+	{"just working directory out", SourceJust, "", "[working-directory('../SECRET')]\na:\n    echo a\n", []ruleAt{{RuleCwd, 2}}, nil},
+	{"just garbage line", SourceJust, "", "a:\n    echo a\n!SECRET\n", []ruleAt{{RuleSyntax, 3}}, nil},
+	{"just import", SourceJust, "", "import 'more.just'\na: other\n    echo a\n", []ruleAt{{RuleInclude, 1}}, []string{"just:a"}},
+	{"just multi-line assignment", SourceJust, "", "x := '''\na:\n  not a recipe\n'''\nb:\n    echo b\n", []ruleAt{}, []string{"just:b"}},
+
+	// Taskfile
+	{"taskfile syntax", SourceTask, "", "version: '3'\ntasks:\n  a: [\n", []ruleAt{{RuleSyntax, 3}}, nil},
+	{"taskfile version 2", SourceTask, "", "version: '2'\ntasks:\n  a: echo\n", []ruleAt{{RuleVersion, 1}}, nil},
+	{"taskfile no version", SourceTask, "", "tasks:\n  a: echo\n", []ruleAt{{RuleVersion, 0}}, nil},
+	{"taskfile duplicate task", SourceTask, "", "version: '3'\ntasks:\n  a: echo 1\n  a: echo 2\n", []ruleAt{{RuleDuplicate, 4}}, nil},
+	{"taskfile unknown dep", SourceTask, "", "version: '3'\ntasks:\n  a:\n    deps: [SECRET]\n    cmds: [echo a]\n  b: echo b\n", []ruleAt{{RuleUnknownTask, 3}}, []string{"task:b"}},
+	{"taskfile template dir", SourceTask, "", "version: '3'\ntasks:\n  a:\n    dir: '{{.SECRET}}'\n    cmds: [echo a]\n", []ruleAt{{RuleVariable, 3}}, nil},
+	{"taskfile command shape", SourceTask, "", "version: '3'\ntasks:\n  a:\n    cmds:\n      - silent: true\n", []ruleAt{{RuleNotUnderstood, 3}}, nil},
+	{"taskfile cmds not list", SourceTask, "", "version: '3'\ntasks:\n  a:\n    cmds: {x: SECRET}\n", []ruleAt{{RuleShape, 3}}, nil},
+	{"taskfile control in name", SourceTask, "", "version: '3'\ntasks:\n  \"SECRET\\x07\": echo\n", []ruleAt{{RuleName, 3}}, nil},
+	{"taskfile alias bomb", SourceTask, "", aliasBomb(), []ruleAt{{RuleTooLarge, 0}}, nil},
+	{"taskfile included dependency", SourceTask, "", "version: '3'\nincludes:\n  docs: ./docs\ntasks:\n  a:\n    deps: ['docs:build']\n    cmds: [echo a]\n", []ruleAt{{RuleInclude, 3}}, []string{"task:a"}},
+}
+
 // TestWarnings: every bad definition is skipped with a warning naming its line and
 // rule, the good tasks around it survive, and no warning repeats a byte of a refused
 // name or value (each case hides SECRET only where it must not be echoed).
 func TestWarnings(t *testing.T) {
-	long := strings.Repeat("n", MaxNameBytes+1)
-	cases := []struct {
-		name    string
-		src     Source
-		goos    string
-		content string
-		want    []ruleAt
-		tasks   []string
-	}{
-		// package.json
-		{"npm syntax", SourceNPM, "", "{\n \"scripts\": {\n  \"a\": \"x\",\n  SECRET\n }\n}", []ruleAt{{RuleSyntax, 0}}, nil},
-		{"npm comments are not JSON", SourceNPM, "", "{\n // SECRET\n \"scripts\": {\"a\": \"x\"}\n}", []ruleAt{{RuleSyntax, 0}}, nil},
-		{"npm trailing comma", SourceNPM, "", `{"scripts": {"a": "x",}}`, []ruleAt{{RuleSyntax, 0}}, nil},
-		{"npm top level array", SourceNPM, "", `["SECRET"]`, []ruleAt{{RuleSyntax, 0}}, nil},
-		{"npm scripts not object", SourceNPM, "", "{\n\"scripts\": [\"SECRET\"]}", []ruleAt{{RuleShape, 2}}, nil},
-		{"npm control char in name", SourceNPM, "", "{\"scripts\": {\n\"SECRET\\u001b[2J\": \"x\",\n\"ok\": \"y\"}}", []ruleAt{{RuleName, 2}}, []string{"npm:ok"}},
-		{"npm bidi override in name", SourceNPM, "", "{\"scripts\": {\n\"SECRET\u202e\": \"x\"}}", []ruleAt{{RuleName, 2}}, nil},
-		{"npm name too long", SourceNPM, "", "{\"scripts\": {\n\"" + long + "\": \"x\"}}", []ruleAt{{RuleNameLength, 2}}, nil},
-		{"npm name is an option", SourceNPM, "", "{\"scripts\": {\n\"--SECRET\": \"x\"}}", []ruleAt{{RuleName, 2}}, nil},
-		{"npm blank name", SourceNPM, "", "{\"scripts\": {\n\" \": \"x\"}}", []ruleAt{{RuleName, 2}}, nil},
-		{"npm value not string", SourceNPM, "", "{\"scripts\": {\n\"a\": {\"SECRET\": 1}}}", []ruleAt{{RuleShape, 2}}, nil},
-		{"npm duplicate", SourceNPM, "", "{\"scripts\": {\n\"a\": \"x\",\n\"a\": \"y\"}}", []ruleAt{{RuleDuplicate, 3}}, []string{"npm:a"}},
-		{"npm empty script", SourceNPM, "", "{\"scripts\": {\n\"a\": \"  \"}}", []ruleAt{{RuleNoCommand, 2}}, nil},
-		{"npm escape in script", SourceNPM, "", "{\"scripts\": {\n\"a\": \"echo \\u001b]0;SECRET\\u0007\"}}", []ruleAt{{RuleText, 2}}, nil},
-		{"npm NUL in script", SourceNPM, "", "{\"scripts\": {\n\"a\": \"echo \\u0000SECRET\"}}", []ruleAt{{RuleText, 2}}, nil},
-		{"npm placeholder is no task", SourceNPM, "", `{"scripts": {"test": "echo \"Error: no test specified\" && exit 1"}}`, []ruleAt{}, nil},
-		{"npm too deep", SourceNPM, "", `{"a":` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `}`, []ruleAt{{RuleSyntax, 0}}, nil},
-		{"npm not UTF-8", SourceNPM, "", "{\"scripts\": {\"a\": \"\xff\"}}", []ruleAt{{RuleSyntax, 0}}, nil},
-		{"npm no scripts", SourceNPM, "", `{"name": "x"}`, []ruleAt{}, nil},
-
-		// .vscode/tasks.json
-		{"vscode syntax", SourceVSCode, "", "{\n\"version\": \"2.0.0\",\n\"tasks\": [SECRET]}", []ruleAt{{RuleSyntax, 0}}, nil},
-		{"vscode no version", SourceVSCode, "", `{"tasks": []}`, []ruleAt{{RuleVersion, 0}}, nil},
-		{"vscode old version", SourceVSCode, "", "{\n\"version\": \"0.1.0\", \"tasks\": []}", []ruleAt{{RuleVersion, 2}}, nil},
-		{"vscode tasks not array", SourceVSCode, "", "{\"version\": \"2.0.0\",\n\"tasks\": {}}", []ruleAt{{RuleShape, 2}}, nil},
-		{"vscode task not object", SourceVSCode, "", "{\"version\": \"2.0.0\", \"tasks\": [\n\"SECRET\"]}", []ruleAt{{RuleShape, 2}}, nil},
-		{"vscode no label", SourceVSCode, "", "{\"version\": \"2.0.0\", \"tasks\": [\n{\"type\": \"shell\", \"command\": \"SECRET\"}]}", []ruleAt{{RuleShape, 2}}, nil},
-		{"vscode label not string", SourceVSCode, "", "{\"version\": \"2.0.0\", \"tasks\": [{\n\"label\": 1, \"command\": \"x\"}]}", []ruleAt{{RuleShape, 2}}, nil},
-		{"vscode label control", SourceVSCode, "", "{\"version\": \"2.0.0\", \"tasks\": [{\n\"label\": \"SECRET\\r\", \"command\": \"x\"}]}", []ruleAt{{RuleName, 2}}, nil},
-		{"vscode dependsOn", SourceVSCode, "", "{\"version\": \"2.0.0\", \"tasks\": [{\n\"label\": \"all\", \"dependsOn\": [\"a\"]}]}", []ruleAt{{RuleDependsOn, 2}}, nil},
-		{"vscode dependsOn with command", SourceVSCode, "", "{\"version\": \"2.0.0\", \"tasks\": [{\n\"label\": \"all\", \"command\": \"x\", \"dependsOn\": \"a\"}]}", []ruleAt{{RuleDependsOn, 2}}, nil},
-		{"vscode input variable", SourceVSCode, "", "{\"version\": \"2.0.0\", \"tasks\": [{\n\"label\": \"a\", \"command\": \"x ${input:SECRET}\"}]}", []ruleAt{{RuleVariable, 2}}, nil},
-		{"vscode env variable in args", SourceVSCode, "", "{\"version\": \"2.0.0\", \"tasks\": [{\n\"label\": \"a\", \"command\": \"x\", \"args\": [\"${env:SECRET}\"]}]}", []ruleAt{{RuleVariable, 2}}, nil},
-		{"vscode file variable in cwd", SourceVSCode, "", "{\"version\": \"2.0.0\", \"tasks\": [{\n\"label\": \"a\", \"command\": \"x\", \"options\": {\"cwd\": \"${fileDirname}\"}}]}", []ruleAt{{RuleVariable, 2}}, nil},
-		{"vscode odd variable", SourceVSCode, "", "{\"version\": \"2.0.0\", \"tasks\": [{\n\"label\": \"a\", \"command\": \"x ${SECRET SECRET}\"}]}", []ruleAt{{RuleVariable, 2}}, nil},
-		{"vscode cwd climbs out", SourceVSCode, "", "{\"version\": \"2.0.0\", \"tasks\": [{\n\"label\": \"a\", \"command\": \"x\", \"options\": {\"cwd\": \"sub/../../SECRET\"}}]}", []ruleAt{{RuleCwd, 2}}, nil},
-		{"vscode cwd absolute", SourceVSCode, "windows", "{\"version\": \"2.0.0\", \"tasks\": [{\n\"label\": \"a\", \"command\": \"x\", \"options\": {\"cwd\": \"D:\\\\SECRET\"}}]}", []ruleAt{{RuleCwd, 2}}, nil},
-		{"vscode cwd sibling prefix", SourceVSCode, "", "{\"version\": \"2.0.0\", \"tasks\": [{\n\"label\": \"a\", \"command\": \"x\", \"options\": {\"cwd\": \"/work/project-SECRET\"}}]}", []ruleAt{{RuleCwd, 2}}, nil},
-		{"vscode shell quoting", SourceVSCode, "", "{\"version\": \"2.0.0\", \"tasks\": [{\n\"label\": \"a\", \"type\": \"shell\", \"command\": \"x\", \"options\": {\"shell\": {\"executable\": \"bash\", \"quoting\": {\"strong\": \"'\"}}}}]}", []ruleAt{{RuleShell, 2}}, nil},
-		{"vscode shell args alone", SourceVSCode, "", "{\"version\": \"2.0.0\", \"tasks\": [{\n\"label\": \"a\", \"type\": \"shell\", \"command\": \"x\", \"options\": {\"shell\": {\"args\": [\"-l\"]}}}]}", []ruleAt{{RuleShell, 2}}, nil},
-		{"vscode no command", SourceVSCode, "", "{\"version\": \"2.0.0\", \"tasks\": [{\n\"label\": \"a\", \"type\": \"shell\"}]}", []ruleAt{{RuleNoCommand, 2}}, nil},
-		{"vscode args not array", SourceVSCode, "", "{\"version\": \"2.0.0\", \"tasks\": [{\n\"label\": \"a\", \"command\": \"x\", \"args\": \"SECRET\"}]}", []ruleAt{{RuleShape, 2}}, nil},
-		{"vscode bad quoting", SourceVSCode, "", "{\"version\": \"2.0.0\", \"tasks\": [{\n\"label\": \"a\", \"command\": \"x\", \"args\": [{\"value\": \"v\", \"quoting\": \"SECRET\"}]}]}", []ruleAt{{RuleShape, 2}}, nil},
-		{"vscode env not object", SourceVSCode, "", "{\"version\": \"2.0.0\", \"tasks\": [{\n\"label\": \"a\", \"command\": \"x\", \"options\": {\"env\": [\"SECRET\"]}}]}", []ruleAt{{RuleShape, 2}}, nil},
-		{"vscode bad global options", SourceVSCode, "", "{\"version\": \"2.0.0\", \"options\": {\"cwd\": 1}, \"tasks\": [{\n\"label\": \"a\", \"command\": \"x\"}]}", []ruleAt{{RuleShape, 0}}, nil},
-		{"vscode global command", SourceVSCode, "", "{\"version\": \"2.0.0\", \"command\": \"SECRET\", \"tasks\": [{\n\"label\": \"a\"}]}", []ruleAt{{RuleNotUnderstood, 0}, {RuleNoCommand, 2}}, nil},
-		{"vscode duplicate label", SourceVSCode, "", "{\"version\": \"2.0.0\", \"tasks\": [{\n\"label\": \"a\", \"command\": \"x\"},\n{\"label\": \"a\", \"command\": \"y\"}]}", []ruleAt{{RuleDuplicate, 3}}, []string{"vscode:a"}},
-		{"vscode bidi in command", SourceVSCode, "", "{\"version\": \"2.0.0\", \"tasks\": [{\n\"label\": \"a\", \"type\": \"shell\", \"command\": \"echo \u202eSECRET\"}]}", []ruleAt{{RuleText, 2}}, nil},
-		{"vscode contributed task is no definition", SourceVSCode, "", `{"version": "2.0.0", "tasks": [{"type": "npm", "script": "lint"}]}`, []ruleAt{}, nil},
-		{"vscode trailing commas and comments", SourceVSCode, "", "{\"version\": \"2.0.0\", /* c */ \"tasks\": [{\"label\": \"a\", \"command\": \"x\",},], // c\n}", []ruleAt{}, []string{"vscode:a"}},
-
-		// Makefile
-		{"make not UTF-8", SourceMake, "", "a:\n\techo \xff\n", []ruleAt{{RuleEncoding, 0}}, nil},
-		{"make recipe prefix", SourceMake, "", "a:\n\techo a\n.RECIPEPREFIX = >\nb:\n> echo SECRET\n", []ruleAt{{RuleRecipePrefix, 3}}, nil},
-		{"make missing separator", SourceMake, "", "a:\n\techo a\nSECRET words\n", []ruleAt{{RuleSyntax, 3}}, nil},
-		{"make conditional target", SourceMake, "", "ifdef X\na:\n\techo SECRET\nendif\nb:\n\techo b\n", []ruleAt{{RuleConditional, 2}}, []string{"make:b"}},
-		{"make second recipe", SourceMake, "", "a:\n\techo one\n\na:\n\techo two\n", []ruleAt{{RuleOverride, 5}}, []string{"make:a"}},
-		{"make include", SourceMake, "", "-include .env\na:\n\techo a\n", []ruleAt{{RuleInclude, 1}}, []string{"make:a"}},
-		{"make eval", SourceMake, "", "$(eval $(call SECRET))\na:\n\techo a\n", []ruleAt{{RuleNotUnderstood, 1}}, []string{"make:a"}},
-		{"make long target", SourceMake, "", long + ":\n\techo a\n", []ruleAt{{RuleNameLength, 1}}, nil},
-		{"make control in recipe", SourceMake, "", "a:\n\techo \x1bSECRET\n", []ruleAt{{RuleText, 1}}, nil},
-		{"make special and pattern lines", SourceMake, "", ".PHONY: a\n%.o: %.c\n\tcc $<\n$(X): y\n\ttouch $@\nV := 1\nW ?= 2\nZ += 3\na:\n\techo a\n", []ruleAt{}, []string{"make:a"}},
-		{"make define block", SourceMake, "", "define RECIPE\nnot: a rule\n\techo no\nendef\na:\n\techo a\n", []ruleAt{}, []string{"make:a"}},
-
-		// justfile
-		{"just not UTF-8", SourceJust, "", "a:\n    echo \xff\n", []ruleAt{{RuleEncoding, 0}}, nil},
-		{"just stray indent", SourceJust, "", "x := '1'\n    SECRET\na:\n    echo a\n", []ruleAt{{RuleSyntax, 2}}, nil},
-		{"just duplicate", SourceJust, "", "a:\n    echo 1\na:\n    echo 2\n", []ruleAt{{RuleDuplicate, 3}}, nil},
-		{"just duplicate allowed", SourceJust, "", "set allow-duplicate-recipes\na:\n    echo 1\na:\n    echo 2\n", []ruleAt{}, []string{"just:a"}},
-		{"just duplicate on two OSes", SourceJust, "linux", "[windows]\na:\n    echo 1\n[unix]\na:\n    echo 2\n", []ruleAt{}, []string{"just:a"}},
-		{"just unknown dependency", SourceJust, "", "a: SECRET\n    echo a\n", []ruleAt{{RuleUnknownTask, 1}}, nil},
-		{"just alias to nothing", SourceJust, "", "alias x := SECRET\na:\n    echo a\n", []ruleAt{{RuleUnknownTask, 1}}, nil},
-		{"just unknown attribute", SourceJust, "", "[SECRET]\na:\n    echo a\nb:\n    echo b\n", []ruleAt{{RuleNotUnderstood, 2}}, []string{"just:b"}},
-		{"just inconsistent indent", SourceJust, "", "a:\n    echo a\n\techo SECRET\nb:\n    echo b\n", []ruleAt{{RuleNotUnderstood, 1}}, []string{"just:b"}},
-		{"just bad header", SourceJust, "", "a b=:\n    echo a\nb:\n    echo b\n", []ruleAt{{RuleNotUnderstood, 1}}, []string{"just:b"}},
-		{"just working directory out", SourceJust, "", "[working-directory('../SECRET')]\na:\n    echo a\n", []ruleAt{{RuleCwd, 2}}, nil},
-		{"just garbage line", SourceJust, "", "a:\n    echo a\n!SECRET\n", []ruleAt{{RuleSyntax, 3}}, nil},
-		{"just import", SourceJust, "", "import 'more.just'\na: other\n    echo a\n", []ruleAt{{RuleInclude, 1}}, []string{"just:a"}},
-		{"just multi-line assignment", SourceJust, "", "x := '''\na:\n  not a recipe\n'''\nb:\n    echo b\n", []ruleAt{}, []string{"just:b"}},
-
-		// Taskfile
-		{"taskfile syntax", SourceTask, "", "version: '3'\ntasks:\n  a: [\n", []ruleAt{{RuleSyntax, 3}}, nil},
-		{"taskfile version 2", SourceTask, "", "version: '2'\ntasks:\n  a: echo\n", []ruleAt{{RuleVersion, 1}}, nil},
-		{"taskfile no version", SourceTask, "", "tasks:\n  a: echo\n", []ruleAt{{RuleVersion, 0}}, nil},
-		{"taskfile duplicate task", SourceTask, "", "version: '3'\ntasks:\n  a: echo 1\n  a: echo 2\n", []ruleAt{{RuleDuplicate, 4}}, nil},
-		{"taskfile unknown dep", SourceTask, "", "version: '3'\ntasks:\n  a:\n    deps: [SECRET]\n    cmds: [echo a]\n  b: echo b\n", []ruleAt{{RuleUnknownTask, 3}}, []string{"task:b"}},
-		{"taskfile template dir", SourceTask, "", "version: '3'\ntasks:\n  a:\n    dir: '{{.SECRET}}'\n    cmds: [echo a]\n", []ruleAt{{RuleVariable, 3}}, nil},
-		{"taskfile command shape", SourceTask, "", "version: '3'\ntasks:\n  a:\n    cmds:\n      - silent: true\n", []ruleAt{{RuleNotUnderstood, 3}}, nil},
-		{"taskfile cmds not list", SourceTask, "", "version: '3'\ntasks:\n  a:\n    cmds: {x: SECRET}\n", []ruleAt{{RuleShape, 3}}, nil},
-		{"taskfile control in name", SourceTask, "", "version: '3'\ntasks:\n  \"SECRET\\x07\": echo\n", []ruleAt{{RuleName, 3}}, nil},
-		{"taskfile alias bomb", SourceTask, "", aliasBomb(), []ruleAt{{RuleTooLarge, 0}}, nil},
-		{"taskfile included dependency", SourceTask, "", "version: '3'\nincludes:\n  docs: ./docs\ntasks:\n  a:\n    deps: ['docs:build']\n    cmds: [echo a]\n", []ruleAt{{RuleInclude, 3}}, []string{"task:a"}},
-	}
-	for _, c := range cases {
+	for _, c := range warningCases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			goos := c.goos
