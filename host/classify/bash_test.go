@@ -236,7 +236,7 @@ func checkCorpus(t *testing.T, prefix string, cmds []string, targets ...string) 
 				continue
 			}
 			if got, err := os.ReadFile(name); err != nil || string(got) != want {
-				t.Errorf("%s is stale or missing (run go test -run TestBashCorpus -update): %v", name, err)
+				t.Errorf("%s is stale or missing (run go test -run %s -update): %v", name, t.Name(), err)
 			}
 		}
 	}

@@ -106,3 +106,13 @@ func TestNotReadOnly22Reasons(t *testing.T) {
 		}
 	}
 }
+
+// TestFormsCorpus: the committed seed corpus of FuzzShellDifferential holds every
+// command of notReadOnly22 (go test -run TestFormsCorpus -update rewrites it).
+func TestFormsCorpus(t *testing.T) {
+	var cmds []string
+	for _, c := range notReadOnly22 {
+		cmds = append(cmds, c.cmd)
+	}
+	checkCorpus(t, "forms22", cmds, "FuzzShellDifferential")
+}
