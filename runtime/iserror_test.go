@@ -5,14 +5,17 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/windows-dev-agent/wda/host"
 	"github.com/windows-dev-agent/wda/internal/testkit"
 	"github.com/windows-dev-agent/wda/internal/testkit/mcptest"
 	"github.com/windows-dev-agent/wda/runtime"
+	"github.com/windows-dev-agent/wda/tools"
 	"github.com/windows-dev-agent/wda/tools/all"
 )
 
@@ -103,6 +106,37 @@ func TestInvalidInputFoundInsideToolsIsAnError(t *testing.T) {
 			} else if d := cmp.Diff(members, second); d != "" {
 				t.Errorf("%s %v: second content is not the structured result (-structured +text):\n%s", c.tool, c.args, d)
 			}
+		}
+	}
+}
+
+// noticeHost is the generic host with a notice for every call, like Codex's one-time
+// notice that its hooks are not running.
+type noticeHost struct{ host.Host }
+
+func (noticeHost) Notice(tools.Tool, host.Call) string { return "notice" }
+
+// TestNoticeKeepsTheMessageFirst: a host's notice leads a result, except an error's,
+// whose first block stays the message the model must read.
+func TestNoticeKeepsTheMessageFirst(t *testing.T) {
+	t.Parallel()
+	project := testkit.TempDir(t)
+	for _, c := range []struct {
+		status string
+		first  string
+	}{{"ok", "notice"}, {"invalid_input", "invalid_input"}} {
+		rec := &recorder{status: c.status}
+		cs := serve(t, rec, runtime.Options{ProjectDir: project, Host: noticeHost{host.NewGeneric(project, nil)}})
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "probe", Arguments: map[string]any{"name": "n"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var texts []string
+		for _, b := range res.Content {
+			texts = append(texts, b.(*mcp.TextContent).Text)
+		}
+		if res.IsError != (c.status == "invalid_input") || len(texts) < 2 || texts[0] != c.first || !slices.Contains(texts, "notice") {
+			t.Errorf("%s: isError %v, content %q; want %q first and the notice", c.status, res.IsError, texts, c.first)
 		}
 	}
 }

@@ -89,7 +89,12 @@ func (p *pipeline) call(ctx context.Context, req *mcp.CallToolRequest, raw json.
 	res, err := p.result(rec, out)
 	if n, ok := p.opts.Host.(host.Noticer); ok && res != nil {
 		if text := n.Notice(t, hc); text != "" {
-			res.Content = append([]mcp.Content{&mcp.TextContent{Text: text}}, res.Content...)
+			// First, except before an error's message, which stays the first block.
+			at := 0
+			if res.IsError {
+				at = 1
+			}
+			res.Content = slices.Insert(res.Content, at, mcp.Content(&mcp.TextContent{Text: text}))
 		}
 	}
 	return res, err
