@@ -27,8 +27,9 @@ type Options struct {
 	GOOS string
 	// Shell is the shell and its arguments that run a VS Code shell task's command line
 	// when the task names no shell of its own; the command line is appended as the last
-	// argument. nil means the documented default: ["powershell", "-NoProfile",
-	// "-Command"] on Windows, ["sh", "-c"] elsewhere (docs/project-tasks.md).
+	// argument. nil (or an empty executable) means the documented default:
+	// ["powershell", "-NoProfile", "-Command"] on Windows, ["sh", "-c"] elsewhere
+	// (docs/project-tasks.md, "Shell tasks").
 	Shell []string
 }
 

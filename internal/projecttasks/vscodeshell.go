@@ -42,7 +42,7 @@ func (v *vscode) shell(s *vsShell, sub *substituter) (exe string, args []string,
 		return "", nil, "options.shell.args without an executable extend the user's terminal profile, which is not known"
 	}
 	def := v.b.in.shell
-	if len(def) == 0 {
+	if len(def) == 0 || strings.TrimSpace(def[0]) == "" {
 		def = defaultShell(v.b.in.goos)
 	}
 	return def[0], slices.Clone(def[1:]), ""
