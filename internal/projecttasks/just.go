@@ -336,7 +336,13 @@ func (p *justParser) recipe(i int, attrs []justAttr, attrErr, doc string) (*just
 	}
 	// Body lines: one indentation, removed.
 	if len(raw) > 0 {
-		indent := leadingSpace(raw[0])
+		var indent string
+		for _, l := range raw {
+			if strings.TrimSpace(l) != "" {
+				indent = leadingSpace(l)
+				break
+			}
+		}
 		var lines []string
 		for _, l := range raw {
 			if strings.TrimSpace(l) == "" {
@@ -349,7 +355,10 @@ func (p *justParser) recipe(i int, attrs []justAttr, attrErr, doc string) (*just
 			}
 			lines = append(lines, l[len(indent):])
 		}
-		if strings.HasPrefix(lines[0], "#!") {
+		for len(lines) > 0 && lines[0] == "" {
+			lines = lines[1:]
+		}
+		if len(lines) > 0 && strings.HasPrefix(lines[0], "#!") {
 			r.lang = LangScript
 		}
 		if r.lang == LangScript {
@@ -360,7 +369,7 @@ func (p *justParser) recipe(i int, attrs []justAttr, attrErr, doc string) (*just
 				}
 			}
 			body := lines
-			if strings.HasPrefix(lines[0], "#!") {
+			if len(lines) > 0 && strings.HasPrefix(lines[0], "#!") {
 				interp, body = lines[0], lines[1:]
 			}
 			r.body = []string{interp, strings.Join(body, "\n")}

@@ -148,6 +148,7 @@ var warningCases = []struct {
 	{"just working directory out", SourceJust, "", "[working-directory('../SECRET')]\na:\n    echo a\n", []ruleAt{{RuleCwd, 2}}, nil},
 	{"just garbage line", SourceJust, "", "a:\n    echo a\n!SECRET\n", []ruleAt{{RuleSyntax, 3}}, nil},
 	{"just import", SourceJust, "", "import 'more.just'\na: other\n    echo a\n", []ruleAt{{RuleInclude, 1}}, []string{"just:a"}},
+	{"just blank line before the body", SourceJust, "", "a:\n\n    echo a\n\n    #!not a shebang\n", []ruleAt{}, []string{"just:a"}},
 	{"just multi-line assignment", SourceJust, "", "x := '''\na:\n  not a recipe\n'''\nb:\n    echo b\n", []ruleAt{}, []string{"just:b"}},
 
 	// Taskfile
