@@ -235,7 +235,7 @@ func rawDeviceAt(v []byte, j int) bool {
 	if hasFold(v, j, "/dev/") {
 		return blockDevice(v, j+5)
 	}
-	if !(hasFold(v, j, `\\.\`) || hasFold(v, j, `\\?\`) || hasFold(v, j, `//./`) || hasFold(v, j, `//?/`) || hasFold(v, j, `\??\`)) {
+	if !devicePrefixAt(v, j) {
 		return false
 	}
 	j += 4
@@ -256,6 +256,16 @@ func rawDeviceAt(v []byte, j int) bool {
 		k++
 	}
 	return k == len(v) || !isWord(v[k]) && v[k] != '.'
+}
+
+// devicePrefixAt: \\.\, \\?\ (or with forward slashes) or \??\ at v[j].
+func devicePrefixAt(v []byte, j int) bool {
+	for _, p := range [...]string{`\\.\`, `\\?\`, `//./`, `//?/`, `\??\`} {
+		if hasFold(v, j, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // blockDevice: a Linux or macOS whole-disk or partition device name at v[j]
