@@ -478,7 +478,7 @@ func (e *expansion) sequence(buf []byte, b *syntax.BraceExp, rest *cont) bool {
 			dir = -1
 		}
 		for v := x; dir*(y-v) >= 0; v += dir * step {
-			if !e.gen(append(buf, byte(v)), rest) {
+			if !e.gen(append(buf, byte(v)), rest) { //nolint:gosec // G115: v stays between two ASCII bytes
 				return false
 			}
 		}
@@ -615,9 +615,10 @@ func ansiCBash(buf []byte, s string) []byte {
 			buf = append(buf, c)
 		case 'x', 'u', 'U':
 			n := 2
-			if c == 'u' {
+			switch c {
+			case 'u':
 				n = 4
-			} else if c == 'U' {
+			case 'U':
 				n = 8
 			}
 			v, k := hexPrefix(s[i+1:], n)
