@@ -118,8 +118,13 @@ func str(v *hujson.Value) (string, bool) {
 		return "", false
 	}
 	l, ok := v.Value.(hujson.Literal)
-	if !ok || l.Kind() != '"' {
+	if !ok || l.Kind() != '"' || len(l) < 2 {
 		return "", false
+	}
+	if bytes.IndexByte(l, '\\') < 0 {
+		// No escape: the bytes between the quotes are the value (the file is valid
+		// UTF-8), without a JSON decoder per name looked up.
+		return string(l[1 : len(l)-1]), true
 	}
 	return l.String(), true
 }
