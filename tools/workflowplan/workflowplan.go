@@ -1,8 +1,8 @@
 // Package workflowplan is the workflow_plan tool (docs/tools/workflow_plan.md): it routes
 // a development task to the capability catalog (internal/routing) with the task's words
 // and the project's own files as evidence (internal/projectscan, read through the
-// bound project handle only), and returns every candidate with its evidence and a
-// four-phase plan. It only resolves tool names to label availability and reads a few
+// bound project handle only), or to the other tool of this server that answers it, and
+// returns every candidate with its evidence, the next call and a four-phase plan. It only resolves tool names to label availability and reads a few
 // small files of the project's root; it never writes and never starts a process.
 package workflowplan
 
@@ -64,7 +64,7 @@ func New(d Deps) tools.Tool {
 		Name:        "workflow_plan",
 		Order:       4,
 		Title:       "Plan workflow",
-		Description: "Route a development task to catalog capabilities with deterministic evidence (the task's words against ids, tags and tool names; the project's own files such as go.mod, *.sln, package.json scripts, pyproject.toml), or to package setup for an install task; report every candidate, the project evidence and a four-phase plan (inspect, route, execute, verify). Never executes anything.",
+		Description: "Route a development task to catalog capabilities with deterministic evidence (the task's words against ids, tags and tool names; the project's own files such as go.mod, *.sln, package.json scripts, pyproject.toml), to package setup for an install task, or to the other tool that answers it (what is installed, MCP configs, the audit log, a run in WSL); next_tool is the call to make. Reports every candidate, the project evidence and a four-phase plan (inspect, route, execute, verify). Never executes anything.",
 		Annotations: tools.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false},
 		ProjectArg:  "cwd",
 		Classes:     tools.Classification{Base: tools.ReadOnly},
@@ -93,6 +93,13 @@ func (d Deps) handle(_ context.Context, env *tools.Env, in In) (Out, error) {
 		req.Project = d.evidence(env.Project.Root, cat)
 	}
 	route := routing.Plan(cat, req)
+	// A project-scoped next tool gets the directory this plan is bound to, so the call
+	// works where the host requires an absolute project argument (Codex).
+	if nt := route.NextTool; nt != nil && dir != "" {
+		if arg := routing.ProjectArgs[nt.Name]; arg != "" {
+			nt.Arguments[arg] = dir
+		}
+	}
 	return Out{Status: tools.Status{Status: tools.StatusPlanned}, Planned: &Planned{Task: task, ProjectDir: dir, Route: route}}, nil
 }
 

@@ -54,6 +54,15 @@ var depsWords = map[string]bool{"dependencies": true, "dependency": true, "deps"
 var stopBefore = map[string]bool{"with": true, "using": true, "via": true, "through": true, "and": true,
 	"then": true, "so": true, "to": true, "please": true, "if": true, "because": true}
 
+// projectDeps: the task installs (or reinstalls) the project's own dependencies: it
+// names them ("install the dependencies", "install requirements.txt"), or runs a
+// language manager's install without an object ("npm install"). Such a task is
+// routed among the catalog's capabilities (restore-npm, restore-uv, …), never to
+// package setup.
+func (in intent) projectDeps() bool {
+	return (in.verb == "install" || in.verb == "reinstall") && (in.deps || languageManagers[in.manager] && in.query == "")
+}
+
 // parseIntent reads an install-like task. The verb counts only as the task's own
 // operation: first, or after lead words or a package manager ("winget install git"),
 // never as an object ("test the install script").
@@ -164,8 +173,6 @@ func decideIntent(r *Route, in intent) {
 		nomatch("The task asks to " + in.verb + " a package: package_install only installs, and no catalog capability can " + in.verb + ". Do it outside this plan after review.")
 	case in.manager != "" && machineManagers[in.manager] == "":
 		nomatch("The task installs with " + in.manager + ", which no tool here plans: package setup covers WinGet, Chocolatey and Scoop, and no catalog capability installs. Run it outside this plan after review.")
-	case in.deps:
-		nomatch("The task installs the project's own dependencies: no catalog capability does that, and package setup installs machine packages (WinGet, Chocolatey, Scoop) only.")
 	case in.query == "":
 		nomatch("The task asks to install something but does not say what: name the package.")
 	default:

@@ -50,10 +50,26 @@ func phases(r *Route) []Phase {
 		execute.Action = "Call package_search with search_arguments, choose the exact id from its matches (ask when several fit), call package_install with that id and execute:false, review argv and executable identity, then execute once with the identity echoed unchanged."
 		execute.Exit = "The installer has finished with a receipt (completed or failed)."
 		verify.Action = "Confirm the installed program is found and reports its version (tool_discover); an installer's exit code is not proof that it works."
+	case OtherTool:
+		nt := r.NextTool
+		route.Action = "Route to " + nt.Name + ": " + nt.Reason
+		route.Exit = "The tool to call and its arguments are known."
+		execute.SafetyClass = nt.Class
+		execute.Entry = "The next_tool arguments are complete."
+		if len(nt.Missing) > 0 {
+			execute.Entry = "The arguments the task did not give (" + strings.Join(nt.Missing, ", ") + ") have been obtained from the user."
+		}
+		execute.Action = "Call " + nt.Name + " with next_tool.arguments."
+		execute.Exit = "The tool has answered."
+		if nt.Name == ToolSandboxRun {
+			execute.Action = "Call sandbox_run with next_tool.arguments and execute:false, review argv and executable identity, then execute once with the identity echoed unchanged."
+			execute.Exit = "The run has finished with a receipt (completed, failed or unknown)."
+		}
+		verify.Action = "Read the tool's answer where the question is answered (its facts, records or matches); a missing fact is reported as unknown, not as absent."
 	default:
 		route.Action = "Choose a capability only after evidence distinguishes a route; no candidate has discriminating identity or project evidence."
 	}
-	if r.SelectionStatus != Selected && r.SelectionStatus != PackageSetup {
+	if r.SelectionStatus != Selected && r.SelectionStatus != PackageSetup && r.SelectionStatus != OtherTool {
 		execute.Action = "Do not execute anything until the route is resolved."
 	}
 	return []Phase{inspect, route, execute, verify}

@@ -20,6 +20,9 @@ const (
 	// PackageSetup: the task installs a package; no catalog capability does, so the
 	// route is package_search then package_install.
 	PackageSetup = "package_setup"
+	// OtherTool: the task is a question another tool of this server answers (what is
+	// installed, the MCP configuration, the audit log, a run in WSL); next_tool names it.
+	OtherTool = "other_tool"
 )
 
 // Unresolved is the execute phase's safety label when no capability is selected.
@@ -35,6 +38,34 @@ var GenericWords = []string{"build", "check", "compile", "create", "current", "i
 // operations ranks below every capability with one: "lint the Go code" must not run
 // the Go tests.
 var OperationWords = []string{"build", "check", "compile", "create", "inspect", "lint", "test"}
+
+// FormatWords are operations that are not generic: they discriminate as well. "format"
+// rewrites the sources, "formatting" and "formatted" ask about them: "check the
+// formatting" must reach a formatting report, never a rewrite or go vet.
+var FormatWords = []string{"format", "reformat", "formatting", "formatted", "unformatted"}
+
+// ActionWords name what a capability that needs approval does. Project files pick such
+// a capability only when the task names one of its actions in words (or quotes its
+// command): "format the code" in a Go module is format-go, "deploy the go app" is not
+// run-go.
+var ActionWords = []string{"format", "reformat", "formatter", "restore", "install", "reinstall", "start", "launch"}
+
+// codeOperations are the operations on the code that make a task a capability's even
+// when it names another tool's subject ("run the MCP server tests" runs the tests).
+// check and inspect are left out: checking the MCP configuration is mcp_audit's.
+var codeOperations = []string{"build", "compile", "lint", "test", "format", "reformat", "formatting", "formatted",
+	"unformatted", "restore", "vet", "clippy", "configure"}
+
+// launchObjects make "run the app" mean starting it: with run and no operation word,
+// they add "start".
+var launchObjects = []string{"app", "application", "program", "binary", "server", "executable", "exe", "service", "main"}
+
+// restoreVerbs and restoreObjects make "download the dependencies" or "sync the
+// virtual environment" mean restoring them: together they add "restore".
+var (
+	restoreVerbs   = []string{"download", "fetch", "get", "pull", "sync", "restore", "install", "reinstall"}
+	restoreObjects = []string{"dependencies", "dependency", "deps", "requirements", "node_modules", "venv", "virtualenv", "virtual", "lockfile"}
+)
 
 // Availability reports the tool a capability would run with (its first configured tool
 // whose executable resolves), or ok=false when none does.
@@ -129,11 +160,12 @@ type Phase struct {
 
 // Route is the routing outcome for one task.
 type Route struct {
-	SelectionStatus       string          `json:"selection_status" jsonschema:"enum=selected,enum=ambiguous,enum=matched_unavailable,enum=no_match,enum=package_setup"`
+	SelectionStatus       string          `json:"selection_status" jsonschema:"enum=selected,enum=ambiguous,enum=matched_unavailable,enum=no_match,enum=package_setup,enum=other_tool"`
 	MatchedCandidate      *Candidate      `json:"matched_candidate" jsonschema:"nullable"`
 	SelectedCandidate     *Candidate      `json:"selected_candidate" jsonschema:"nullable"`
 	RouteDiscriminator    *Discriminator  `json:"route_discriminator" jsonschema:"nullable"`
 	PackageSetup          *Setup          `json:"package_setup" jsonschema:"nullable,description=Present with selection_status package_setup."`
+	NextTool              *NextTool       `json:"next_tool" jsonschema:"nullable,description=The call to make next: capability_run for selected\\, package_search for package_setup\\, the other tool for other_tool; null otherwise."`
 	ProjectEvidence       ProjectEvidence `json:"project_evidence" jsonschema:"description=What the project's own files showed (never their content)."`
 	CandidateCapabilities []Candidate     `json:"candidate_capabilities" jsonschema:"description=Every capability of the catalog with the best evidence first."`
 	Phases                []Phase         `json:"phases" jsonschema:"description=Always four: inspect then route then execute then verify."`
@@ -141,7 +173,16 @@ type Route struct {
 
 // Plan routes one task over the catalog (docs/tools/workflow_plan.md).
 func Plan(cat *catalog.Catalog, req Request) Route {
-	words := tokenSet(withoutIdioms(req.Task + " " + req.Context))
+	text := withoutIdioms(req.Task + " " + req.Context)
+	words := tokenSet(text)
+	if words["run"] && slices.ContainsFunc(launchObjects, func(o string) bool { return words[o] }) &&
+		!slices.ContainsFunc(OperationWords, func(o string) bool { return words[o] }) {
+		words["start"] = true
+	}
+	if slices.ContainsFunc(restoreVerbs, func(o string) bool { return words[o] }) && slices.ContainsFunc(restoreObjects, func(o string) bool { return words[o] }) {
+		words["restore"] = true
+	}
+	said := commandWords(text)
 	stop := wordSet(GenericWords)
 	project := ProjectEvidence{Found: []string{}, Files: []string{}, Read: []string{}, Skipped: []SkippedFile{}}
 	if req.Project != nil {
@@ -160,6 +201,8 @@ func Plan(cat *catalog.Catalog, req Request) Route {
 
 	cands := make([]Candidate, 0, len(cat.IDs()))
 	identities := map[string]map[string]bool{}
+	commands := map[string]bool{}
+	quotes := quotedCommands(cat, said)
 	for _, id := range cat.IDs() {
 		cp, _ := cat.Get(id)
 		identity := tokenSet(id + " " + strings.ReplaceAll(id, "-", " ") + " " + strings.Join(cp.Tags, " ") + " " + strings.Join(cp.ToolNames(), " "))
@@ -171,6 +214,18 @@ func Plan(cat *catalog.Catalog, req Request) Route {
 				dm = append(dm, t)
 			}
 		}
+		// A quoted command line counts every quoted argument, generic or not.
+		for _, a := range quotes[id] {
+			commands[id] = true
+			if !slices.Contains(im, a) {
+				im = append(im, a)
+			}
+			if !slices.Contains(dm, a) {
+				dm = append(dm, a)
+			}
+		}
+		slices.Sort(im)
+		slices.Sort(dm)
 		desc := []string{}
 		for _, t := range intersect(words, tokenSet(cp.Description)) {
 			if !inSet(stop, t) && !inSet(stopWords, t) {
@@ -202,7 +257,7 @@ func Plan(cat *catalog.Catalog, req Request) Route {
 		}
 		cands = append(cands, c)
 	}
-	score(cands, words, identities)
+	score(cands, words, identities, commands)
 	slices.SortStableFunc(cands, func(a, b Candidate) int {
 		ra, rb := a.rank(), b.rank()
 		for i := range ra {
@@ -214,16 +269,164 @@ func Plan(cat *catalog.Catalog, req Request) Route {
 	})
 	r := Route{CandidateCapabilities: cands, ProjectEvidence: project}
 	decide(&r, cat, req, parseIntent(req.Task))
+	if nt := otherTool(req.Task, &r, argvOf(cat)); nt != nil && leadsElsewhere(&r, nt) {
+		r.SelectionStatus, r.NextTool = OtherTool, nt
+		r.MatchedCandidate, r.SelectedCandidate, r.RouteDiscriminator, r.PackageSetup = nil, nil, nil, nil
+	}
+	nextCall(&r)
 	r.Phases = phases(&r)
 	return r
 }
 
+// leadsElsewhere decides between the capability route r and another tool's question
+// (docs/tools/workflow_plan.md, "Other tools"): a run in isolation always goes to
+// sandbox_run (with the capability's command when there is one); an install of a
+// program stays package setup; a question (what is installed, which version, the
+// audit log, a package search) goes to its tool; a subject (the MCP configuration,
+// the AI setup) goes to its tool unless the task asks for an operation on the code
+// that the best capability performs with real evidence ("run the MCP server tests"
+// in a Go module runs the Go tests).
+func leadsElsewhere(r *Route, nt *NextTool) bool {
+	switch {
+	case nt.Name == ToolSandboxRun:
+		return true
+	case r.SelectionStatus == PackageSetup:
+		return false
+	case !nt.weak:
+		return true
+	}
+	top := r.CandidateCapabilities
+	if len(top) == 0 || top[0].DiscriminatingScore == 0 && top[0].ProjectScore == 0 {
+		return true
+	}
+	return !slices.ContainsFunc(top[0].IdentityMatches, func(t string) bool { return slices.Contains(codeOperations, t) })
+}
+
+// nextCall names the call a selected or package-setup route leads to.
+func nextCall(r *Route) {
+	switch r.SelectionStatus {
+	case Selected:
+		id := r.SelectedCandidate.Capability
+		r.NextTool = &NextTool{Name: ToolCapabilityRun, Arguments: map[string]any{"capability": id},
+			Class:  r.SelectedCandidate.SafetyClass,
+			Reason: "Capability " + id + " is selected: plan it with capability_run (execute:false), review argv and executable identity, then execute once with the identity echoed."}
+	case PackageSetup:
+		args := map[string]any{}
+		for k, v := range r.PackageSetup.SearchArguments {
+			args[k] = v
+		}
+		r.NextTool = &NextTool{Name: ToolPackageSearch, Arguments: args, Class: tools.ApprovalRequired,
+			Reason: "The task installs a program: package_search finds its exact id, then package_install plans the install."}
+	}
+}
+
+// argvOf gives a capability's first configured argv.
+func argvOf(cat *catalog.Catalog) catalogArgv {
+	return func(id string) []string {
+		cp, ok := cat.Get(id)
+		if !ok || len(cp.Tools) == 0 {
+			return nil
+		}
+		return cp.Tools[0].Argv
+	}
+}
+
+// commandWords splits text into words as a command line writes them: lowercased,
+// without surrounding quotes or brackets, and without a sentence's final dot (except
+// for the arguments "." and "./..." themselves).
+func commandWords(text string) words {
+	var out words
+	for _, f := range strings.Fields(strings.ToLower(text)) {
+		f = strings.Trim(f, "\"'`()[]{}<>,;:!?")
+		if f != "." && !strings.HasSuffix(f, "/...") {
+			f = strings.TrimRight(f, ".")
+		}
+		if f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// quotedCommands returns, per capability, the arguments of its command line the task
+// quotes (docs/tools/workflow_plan.md, "Evidence"). A capability whose whole command
+// is quoted (the current directory arguments "." and "./..." may be left out) shuts
+// out the ones of the same tool quoted only in part: "dotnet format" is format-dotnet,
+// not formatting-dotnet's "dotnet format --verify-no-changes".
+func quotedCommands(cat *catalog.Catalog, said words) map[string][]string {
+	type quote struct {
+		args     []string
+		complete bool
+	}
+	byID := map[string]quote{}
+	complete := map[string]bool{} // tools with a complete quote
+	for _, id := range cat.IDs() {
+		cp, _ := cat.Get(id)
+		for _, tl := range cp.Tools {
+			args, whole := commandEvidence(said, tl.Argv)
+			if len(args) > len(byID[id].args) || whole && !byID[id].complete && len(args) > 0 {
+				byID[id] = quote{args, whole}
+			}
+			if whole && len(args) > 0 {
+				complete[strings.ToLower(tl.Argv[0])] = true
+			}
+		}
+	}
+	out := map[string][]string{}
+	for id, q := range byID {
+		cp, _ := cat.Get(id)
+		if len(q.args) == 0 || !q.complete && slices.ContainsFunc(cp.Tools, func(t catalog.Tool) bool { return complete[strings.ToLower(t.Argv[0])] }) {
+			continue
+		}
+		out[id] = q.args
+	}
+	return out
+}
+
+// commandEvidence returns the arguments of argv the task quotes right after the tool's
+// name, in order, lowercased (at least argv[1] must follow the tool), and whether the
+// quote is the whole command line: every argument but "." and "./..." quoted.
+func commandEvidence(said words, argv []string) ([]string, bool) {
+	if len(argv) < 2 {
+		return nil, false
+	}
+	tool := strings.ToLower(argv[0])
+	var best []string
+	bestWhole := false
+	for i, w := range said {
+		if w != tool {
+			continue
+		}
+		var got []string
+		whole := true
+		j := i + 1
+		for _, a := range argv[1:] {
+			a = strings.ToLower(a)
+			if j < len(said) && said[j] == a {
+				got = append(got, a)
+				j++
+				continue
+			}
+			if a == "." || a == "./..." {
+				continue
+			}
+			whole = false
+			break
+		}
+		if len(got) > len(best) {
+			best, bestWhole = got, whole
+		}
+	}
+	return best, bestWhole && len(best) > 0
+}
+
 // score sets the operation and project scores, which depend on every candidate.
-func score(cands []Candidate, words map[string]bool, identities map[string]map[string]bool) {
+// commands holds the capabilities whose command line the task quotes.
+func score(cands []Candidate, words map[string]bool, identities map[string]map[string]bool, commands map[string]bool) {
 	// The task's operations that some capability performs; none means no operation
 	// constrains the route.
 	var ops []string
-	for _, w := range OperationWords {
+	for _, w := range append(slices.Clip(OperationWords), FormatWords...) {
 		if !words[w] {
 			continue
 		}
@@ -243,14 +446,17 @@ func score(cands []Candidate, words map[string]bool, identities map[string]map[s
 	for i := range cands {
 		c := &cands[i]
 		c.OperationScore = 1
-		if len(ops) > 0 && !slices.ContainsFunc(ops, func(w string) bool { return identities[c.Capability][w] }) {
+		if len(ops) > 0 && !commands[c.Capability] && !slices.ContainsFunc(ops, func(w string) bool { return identities[c.Capability][w] }) {
 			c.OperationScore = 0
 		}
 		// Project files say which tool of an operation the project uses, never whether
 		// to do something (identity must match), never against the task's own subject,
-		// and never pick a capability that needs approval: that must be asked for.
-		if len(c.ProjectEvidence) > 0 && c.IdentityScore > 0 && (!named || c.DiscriminatingScore > 0) &&
-			(c.SafetyClass == tools.ReadOnly || c.SafetyClass == tools.Reversible) {
+		// and never pick a capability that needs approval on generic words: its action
+		// must be asked for in words (or its command quoted).
+		asked := c.SafetyClass == tools.ReadOnly || c.SafetyClass == tools.Reversible ||
+			c.SafetyClass == tools.ApprovalRequired && (commands[c.Capability] ||
+				slices.ContainsFunc(ActionWords, func(w string) bool { return words[w] && identities[c.Capability][w] }))
+		if len(c.ProjectEvidence) > 0 && c.IdentityScore > 0 && (!named || c.DiscriminatingScore > 0) && asked {
 			c.ProjectScore = 1
 		}
 	}
@@ -258,13 +464,16 @@ func score(cands []Candidate, words map[string]bool, identities map[string]map[s
 
 func decide(r *Route, cat *catalog.Catalog, req Request, in intent) {
 	cands := r.CandidateCapabilities
-	if in.verb != "" && !slices.ContainsFunc(cands, func(c Candidate) bool { return slices.Contains(c.IdentityMatches, in.verb) }) {
+	if in.verb != "" && !in.projectDeps() {
 		decideIntent(r, in)
 		return
 	}
 	if len(cands) == 0 || cands[0].DiscriminatingScore == 0 && cands[0].ProjectScore == 0 {
 		r.SelectionStatus = NoMatch
 		r.RouteDiscriminator = noMatch(cands, cat, req)
+		if in.verb != "" {
+			r.RouteDiscriminator = &Discriminator{Candidates: []string{}, Reason: "The task installs the project's own dependencies, and no catalog capability restores them for this project (a restore-* capability whose project files, such as a lockfile, are in its root); package setup installs machine packages (WinGet, Chocolatey, Scoop) only."}
+		}
 		return
 	}
 	top := cands[0].rank()

@@ -267,8 +267,14 @@ func scenarios() []scenario {
 		{name: "subject_without_the_operation", task: "create the go module", available: shippedAll,
 			check: func(t *testing.T, r routing.Route) {
 				want(t, r, routing.NoMatch, "", "")
-				if d := r.RouteDiscriminator; d == nil || !strings.Contains(d.Reason, "build-go, test-go, vet-go") || !strings.Contains(d.Reason, "do not perform its operation") {
-					t.Errorf("discriminator %+v", d)
+				d := r.RouteDiscriminator
+				if d == nil || !strings.Contains(d.Reason, "do not perform its operation") {
+					t.Fatalf("discriminator %+v", d)
+				}
+				for _, id := range []string{"build-go", "test-go", "vet-go"} {
+					if !strings.Contains(d.Reason, id) {
+						t.Errorf("reason does not name %s: %q", id, d.Reason)
+					}
 				}
 			}},
 		{name: "install_routes_to_package_setup", task: "install git", available: shippedAll,
@@ -292,6 +298,112 @@ func scenarios() []scenario {
 			}},
 		{name: "install_capability_in_the_catalog_wins", catalog: pinCatalog, task: "install the dependencies", available: map[string]string{"deps": "restore"},
 			check: func(t *testing.T, r routing.Route) { want(t, r, routing.Selected, "deps", "deps") }},
+		// A capability tagged install restores dependencies; it never takes over the
+		// install of a program.
+		{name: "install_a_program_beside_a_deps_capability", catalog: pinCatalog, task: "install ripgrep", available: map[string]string{"deps": "restore"},
+			check: func(t *testing.T, r routing.Route) {
+				want(t, r, routing.PackageSetup, "", "")
+				nextTool(t, r, routing.ToolPackageSearch, map[string]any{"query": "ripgrep"}, tools.ApprovalRequired)
+			}},
+		{name: "npm_install_restores", task: "npm install", available: shippedAll,
+			project: goProject("package-lock.json"),
+			check:   func(t *testing.T, r routing.Route) { want(t, r, routing.Selected, "restore-npm", "restore-npm") }},
+		// Project files pick a capability that needs approval when the task names its
+		// action in words, never on generic words.
+		{name: "project_selects_approval_required_named_action", catalog: pinCatalog, task: "release it", available: map[string]string{"ship": "shipper"},
+			project: goProject("Makefile"),
+			check:   func(t *testing.T, r routing.Route) { want(t, r, routing.Selected, "ship", "ship") }},
+		{name: "format_in_a_go_module", task: "format the code", available: shippedAll, project: goProject("go.mod"),
+			check: func(t *testing.T, r routing.Route) {
+				want(t, r, routing.Selected, "format-go", "format-go")
+				if r.Phases[2].SafetyClass != tools.ApprovalRequired {
+					t.Errorf("execute class %s", r.Phases[2].SafetyClass)
+				}
+				nextTool(t, r, routing.ToolCapabilityRun, map[string]any{"capability": "format-go"}, tools.ApprovalRequired)
+			}},
+		{name: "deploy_is_not_run", task: "deploy the go app", available: shippedAll, project: goProject("go.mod"),
+			check: func(t *testing.T, r routing.Route) {
+				if r.SelectedCandidate != nil && r.SelectedCandidate.Capability == "run-go" {
+					t.Errorf("deploy selected run-go")
+				}
+			}},
+		{name: "formatting_report_not_rewrite", task: "check the formatting", available: shippedAll, project: goProject("go.mod"),
+			check: func(t *testing.T, r routing.Route) { want(t, r, routing.Selected, "formatting-go", "formatting-go") }},
+		{name: "quoted_command_whole_beats_part", task: "dotnet format", available: shippedAll,
+			check: func(t *testing.T, r routing.Route) {
+				want(t, r, routing.Selected, "format-dotnet", "format-dotnet")
+				if got := r.SelectedCandidate.DiscriminatingMatches; !cmp.Equal(got, []string{"dotnet", "format"}) {
+					t.Errorf("discriminating %v", got)
+				}
+			}},
+		{name: "quoted_command_with_option", task: "cargo fmt --check", available: shippedAll,
+			check: func(t *testing.T, r routing.Route) {
+				want(t, r, routing.Selected, "formatting-cargo", "formatting-cargo")
+			}},
+		// Other tools (docs/tools/workflow_plan.md, "Other tools").
+		{name: "mcp_config_in_a_go_module", task: "check my MCP config", available: shippedAll, project: goProject("go.mod"),
+			check: func(t *testing.T, r routing.Route) {
+				want(t, r, routing.OtherTool, "", "")
+				nextTool(t, r, routing.ToolMCPAudit, map[string]any{}, tools.ReadOnly)
+			}},
+		{name: "code_operation_beats_a_subject", task: "run the MCP server tests", available: shippedAll, project: goProject("go.mod"),
+			check: func(t *testing.T, r routing.Route) { want(t, r, routing.Selected, "test-go", "test-go") }},
+		{name: "check_my_go_code", task: "check my go code", available: shippedAll, project: goProject("go.mod"),
+			check: func(t *testing.T, r routing.Route) { want(t, r, routing.Selected, "vet-go", "vet-go") }},
+		{name: "subject_without_evidence_goes_to_its_tool", task: "run the MCP server tests", available: shippedAll,
+			check: func(t *testing.T, r routing.Route) { want(t, r, routing.OtherTool, "", "") }},
+		{name: "question_beats_capability_evidence", task: "is go installed", available: shippedAll, project: goProject("go.mod"),
+			check: func(t *testing.T, r routing.Route) {
+				want(t, r, routing.OtherTool, "", "")
+				nextTool(t, r, routing.ToolEnvInspect, map[string]any{}, tools.ReadOnly)
+			}},
+		{name: "which_python", task: "which Python do I have", available: shippedAll,
+			check: func(t *testing.T, r routing.Route) {
+				want(t, r, routing.OtherTool, "", "")
+				nextTool(t, r, routing.ToolToolDiscover, map[string]any{"category": "runtimes"}, tools.ApprovalRequired)
+			}},
+		{name: "install_stays_package_setup", task: "install python if it is not installed", available: shippedAll,
+			check: func(t *testing.T, r routing.Route) { want(t, r, routing.PackageSetup, "", "") }},
+		{name: "capability_in_wsl", task: "run the go tests in WSL", available: shippedAll, project: goProject("go.mod"),
+			check: func(t *testing.T, r routing.Route) {
+				want(t, r, routing.OtherTool, "", "")
+				nextTool(t, r, routing.ToolSandboxRun, map[string]any{"command": "go test ./...", "isolation_requirement": "linux_compatibility"}, tools.ApprovalRequired)
+				if !strings.Contains(r.Phases[2].Action, "execute:false") {
+					t.Errorf("execute %q", r.Phases[2].Action)
+				}
+			}},
+		{name: "something_in_linux", task: "run this in Linux", available: shippedAll,
+			check: func(t *testing.T, r routing.Route) {
+				want(t, r, routing.OtherTool, "", "")
+				nextTool(t, r, routing.ToolSandboxRun, map[string]any{"isolation_requirement": "linux_compatibility"}, tools.ApprovalRequired)
+				if !cmp.Equal(r.NextTool.Missing, []string{"command"}) || !strings.Contains(r.Phases[2].Entry, "command") {
+					t.Errorf("missing %v, entry %q", r.NextTool.Missing, r.Phases[2].Entry)
+				}
+			}},
+		{name: "failures_earlier", task: "what failed earlier", available: shippedAll, project: goProject("go.mod"),
+			check: func(t *testing.T, r routing.Route) {
+				want(t, r, routing.OtherTool, "", "")
+				nextTool(t, r, routing.ToolLogsQuery, map[string]any{"filter": "failures"}, tools.ReadOnly)
+			}},
+	}
+}
+
+// goProject is project evidence of a root holding these catalog entries.
+func goProject(found ...string) *routing.ProjectEvidence {
+	return &routing.ProjectEvidence{Inspected: true, Found: found, Files: found, Read: []string{}, Skipped: []routing.SkippedFile{}}
+}
+
+func nextTool(t *testing.T, r routing.Route, name string, args map[string]any, class tools.Class) {
+	t.Helper()
+	nt := r.NextTool
+	if nt == nil || nt.Name != name || nt.Class != class || nt.Reason == "" {
+		t.Fatalf("next tool %+v, want %s (%s)", nt, name, class)
+	}
+	if diff := cmp.Diff(args, nt.Arguments); diff != "" {
+		t.Errorf("arguments (-want +got):\n%s", diff)
+	}
+	if r.Phases[2].SafetyClass != class {
+		t.Errorf("execute class %s, want %s", r.Phases[2].SafetyClass, class)
 	}
 }
 
@@ -317,7 +429,13 @@ func want(t *testing.T, r routing.Route, status, matched, selected string) {
 			t.Errorf("phase %d = %q, want %q", i, r.Phases[i].Phase, p)
 		}
 	}
-	if (selected == "" && status != routing.PackageSetup) != (r.Phases[2].SafetyClass == routing.Unresolved) {
+	if (selected == "" && status != routing.PackageSetup && status != routing.OtherTool) != (r.Phases[2].SafetyClass == routing.Unresolved) {
+		t.Errorf("execute safety %q with selection %q", r.Phases[2].SafetyClass, selected)
+	}
+	if (status == routing.Selected || status == routing.PackageSetup || status == routing.OtherTool) != (r.NextTool != nil) {
+		t.Errorf("next_tool %+v with status %s", r.NextTool, status)
+	}
+	if status == routing.OtherTool && (r.MatchedCandidate != nil || r.RouteDiscriminator != nil || r.PackageSetup != nil) {
 		t.Errorf("execute safety %q with selection %q", r.Phases[2].SafetyClass, selected)
 	}
 }
