@@ -234,6 +234,7 @@ var phrasingTable = []phrasing{
 	{task: "lint the python code", project: "python", want: "selected:lint-python"},
 	// Node, with each lockfile, and a monorepo.
 	{task: "npm ci", project: "empty", want: "selected:restore-npm"},
+	{task: "npm run test", project: "empty", want: "selected:test-npm"}, // not "npm run build" quoted in part
 	{task: "install the dependencies", project: "node-npm", want: "selected:restore-npm"},
 	{task: "npm install", project: "node-npm", want: "selected:restore-npm"},
 	{task: "reinstall node_modules", project: "node-npm", want: "selected:restore-npm"},
@@ -355,7 +356,7 @@ var phrasingTable = []phrasing{
 // counts as a miss until project tasks are candidates.
 var pendingTable = []phrasing{
 	{task: "start the dev server", project: "node-npm", want: "project_task:npm:dev", got: "ambiguous:run-cargo,run-dotnet,run-go"},
-	{task: "npm run dev", project: "node-npm", want: "project_task:npm:dev", got: "ambiguous:build-npm,lint-npm"},
+	{task: "npm run dev", project: "node-npm", want: "project_task:npm:dev", got: "ambiguous:build-npm,lint-npm,test-npm"},
 	{task: "run the dev script", project: "node-npm", want: "project_task:npm:dev", got: "ambiguous:build-npm,lint-npm,test-npm"},
 	{task: "run in watch mode", project: "node-npm", want: "project_task:npm:dev", got: "no_match"},
 	{task: "format the code", project: "node-npm", want: "project_task:npm:format", got: "selected:format-prettier"},

@@ -93,14 +93,14 @@ func (w words) after(any ...string) words {
 // envFacts are the things env_inspect reports presence of, by the words a task uses.
 var envFacts = []string{"docker", "git", "python", "node", "nodejs", "node.js", "rust", "go", "golang", "dotnet",
 	".net", "winget", "choco", "chocolatey", "scoop", "vscode", "wsl", "wsl2", "hyper-v", "hyperv",
-	"sandbox", "virtualization", "devdrive"}
+	"sandbox", "virtualization", "devdrive", "vs code", "visual studio", "dev drive", "windows sandbox"}
 
 // discoverGroups are tool_discover's groups, by the words a task uses for their tools.
 var discoverGroups = map[string]string{
 	"python": "runtimes", "py": "runtimes", "node": "runtimes", "nodejs": "runtimes", "node.js": "runtimes",
 	"cargo": "runtimes", "rust": "runtimes", "rustc": "runtimes", "go": "runtimes", "golang": "runtimes",
 	"dotnet": "runtimes", ".net": "runtimes", "java": "runtimes", "runtime": "runtimes", "runtimes": "runtimes",
-	"code": "editors", "vscode": "editors", "devenv": "editors", "rider": "editors", "pycharm": "editors",
+	"vscode": "editors", "devenv": "editors", "rider": "editors", "pycharm": "editors",
 	"editor": "editors", "editors": "editors", "ide": "editors", "ides": "editors",
 	"winget": "package_managers", "choco": "package_managers", "chocolatey": "package_managers",
 	"scoop": "package_managers", "pip": "package_managers", "uv": "package_managers", "npm": "package_managers",
@@ -358,7 +358,7 @@ func machineIntent(w words, _ string, _ *Route, _ catalogArgv) *NextTool {
 }
 
 // presenceQuestion finds "is X installed", "X is enabled", "do I have X" and returns
-// the word X (one of envFacts or of tool_discover's tools).
+// X (one of envFacts, two-word ones included, or of tool_discover's tools).
 func presenceQuestion(w words) (string, bool) {
 	known := func(x string) bool { return slices.Contains(envFacts, x) || discoverGroups[x] != "" }
 	for i, x := range w {
@@ -383,11 +383,9 @@ func presenceQuestion(w words) (string, bool) {
 			}
 		}
 	}
-	if w.seq("vs", "code") || w.seq("visual", "studio") || w.seq("dev", "drive") || w.seq("windows", "sandbox") {
-		for _, x := range w {
-			if slices.Contains(presenceWords, x) && w.has("is", "are", "do", "have") {
-				return "vscode", true
-			}
+	for _, phrase := range [][]string{{"vs", "code"}, {"visual", "studio"}, {"dev", "drive"}, {"windows", "sandbox"}} {
+		if w.seq(phrase...) && w.has(presenceWords...) && w.has("is", "are", "do", "have") {
+			return strings.Join(phrase, " "), true
 		}
 	}
 	return "", false

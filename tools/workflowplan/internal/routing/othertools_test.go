@@ -112,6 +112,10 @@ func TestCommandEvidence(t *testing.T) {
 		{"fmt cargo", []string{"cargo", "fmt"}, nil, false},
 		{"run `go fmt ./...`", []string{"go", "fmt", "./..."}, []string{"fmt", "./..."}, true},
 		{"pytest -x", []string{"pytest"}, nil, false},
+		{"npm run test", []string{"npm", "run", "build"}, nil, false},
+		{"go mod tidy", []string{"go", "mod", "download"}, nil, false},
+		{"npm run in the project", []string{"npm", "run", "build"}, []string{"run"}, false},
+		{"dotnet format --no-restore", []string{"dotnet", "format", "--verify-no-changes"}, []string{"format"}, false},
 	}
 	for _, tt := range tests {
 		got, whole := commandEvidence(commandWords(tt.task), tt.argv)

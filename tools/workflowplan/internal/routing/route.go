@@ -348,6 +348,12 @@ func commandWords(text string) words {
 	return out
 }
 
+// plainWord: a word that could be a subcommand or an argument, not an option or a
+// function word ("npm run build in the project").
+func plainWord(w string) bool {
+	return w != "" && w[0] != '-' && !stopWords[w] && !slices.Contains([]string{"now", "again", "first", "then", "only"}, w)
+}
+
 // quotedCommands returns, per capability, the arguments of its command line the task
 // quotes (docs/tools/workflow_plan.md, "Evidence"). A capability whose whole command
 // is quoted (the current directory arguments "." and "./..." may be left out) shuts
@@ -385,7 +391,11 @@ func quotedCommands(cat *catalog.Catalog, said words) map[string][]string {
 
 // commandEvidence returns the arguments of argv the task quotes right after the tool's
 // name, in order, lowercased (at least argv[1] must follow the tool), and whether the
-// quote is the whole command line: every argument but "." and "./..." quoted.
+// quote is the whole command line: every argument but "." and "./..." quoted. A quote
+// in part that the task continues with another word (not an option, not a function
+// word) is another command of the tool and counts for nothing.
+//
+// commandWords and plainWord are the command line's view of the task's words.
 func commandEvidence(said words, argv []string) ([]string, bool) {
 	if len(argv) < 2 {
 		return nil, false
@@ -411,6 +421,11 @@ func commandEvidence(said words, argv []string) ([]string, bool) {
 				continue
 			}
 			whole = false
+			// The task goes on with another command of the tool ("npm run test" is not
+			// "npm run build", "go mod tidy" not "go mod download"): no evidence.
+			if len(got) > 0 && j < len(said) && plainWord(said[j]) {
+				got = nil
+			}
 			break
 		}
 		if len(got) > len(best) {
