@@ -16,7 +16,7 @@ func TestShippedCatalog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"inspect-git", "log-git", "diff-git", "create-pr", "test-go", "build-go", "vet-go", "test-dotnet", "build-dotnet", "build-msbuild", "test-python", "lint-python", "lint-pylint", "lint-javascript", "test-npm", "lint-npm", "build-npm", "test-cargo", "build-cargo", "configure-cmake", "build-cmake"}
+	want := []string{"inspect-git", "log-git", "diff-git", "create-pr", "test-go", "build-go", "vet-go", "format-go", "formatting-go", "restore-go", "run-go", "test-dotnet", "build-dotnet", "format-dotnet", "formatting-dotnet", "restore-dotnet", "run-dotnet", "build-msbuild", "test-python", "lint-python", "lint-pylint", "format-python", "formatting-python", "restore-uv", "restore-pip", "lint-javascript", "test-npm", "lint-npm", "build-npm", "restore-npm", "restore-pnpm", "restore-yarn", "restore-bun", "format-prettier", "formatting-prettier", "test-cargo", "build-cargo", "check-cargo", "clippy-cargo", "format-cargo", "formatting-cargo", "restore-cargo", "run-cargo", "configure-cmake", "build-cmake", "test-cmake"}
 	if diff := cmp.Diff(want, c.IDs()); diff != "" {
 		t.Fatalf("ids (-want +got):\n%s", diff)
 	}
@@ -30,27 +30,52 @@ func TestShippedCatalog(t *testing.T) {
 	// what cannot change anything, reversible for builds, tests and lints that write
 	// build output or caches, approval-required for anything that publishes.
 	wantCaps := map[string]row{
-		"inspect-git":     {tools.ReadOnly, []string{"git", "status", "inspection", "branch"}, []catalog.Tool{{"git", []string{"git", "--no-optional-locks", "-c", "core.fsmonitor=false", "status", "--short", "--branch"}}}, []string{".git"}},
-		"log-git":         {tools.ReadOnly, []string{"git", "log", "history", "commits"}, []catalog.Tool{{"git", []string{"git", "--no-optional-locks", "-c", "core.fsmonitor=false", "log", "--no-show-signature", "--no-ext-diff", "--no-textconv", "--oneline", "--decorate", "--max-count=30"}}}, []string{".git"}},
-		"diff-git":        {tools.ReadOnly, []string{"git", "diff", "changes", "patch"}, []catalog.Tool{{"git", []string{"git", "--no-optional-locks", "-c", "core.fsmonitor=false", "diff", "--no-ext-diff", "--no-textconv"}}}, []string{".git"}},
-		"create-pr":       {tools.ApprovalRequired, []string{"git", "github", "gh", "pr", "pull-request", "publish"}, []catalog.Tool{{"gh", []string{"gh", "pr", "create", "--fill"}}}, nil},
-		"test-go":         {tools.Reversible, []string{"go", "golang", "test"}, []catalog.Tool{{"go", []string{"go", "test", "./..."}}}, []string{"go.mod", "go.work"}},
-		"build-go":        {tools.Reversible, []string{"go", "golang", "build", "compile"}, []catalog.Tool{{"go", []string{"go", "build", "./..."}}}, []string{"go.mod", "go.work"}},
-		"vet-go":          {tools.Reversible, []string{"go", "golang", "vet", "lint", "check"}, []catalog.Tool{{"go", []string{"go", "vet", "./..."}}}, []string{"go.mod", "go.work"}},
-		"test-dotnet":     {tools.Reversible, []string{"dotnet", "csharp", "fsharp", "solution", "test"}, []catalog.Tool{{"dotnet", []string{"dotnet", "test"}}}, []string{"*.sln", "*.slnx", "*.csproj", "*.fsproj", "*.vbproj", "global.json"}},
-		"build-dotnet":    {tools.Reversible, []string{"dotnet", "csharp", "fsharp", "solution", "build", "compile"}, []catalog.Tool{{"dotnet", []string{"dotnet", "build"}}}, []string{"*.sln", "*.slnx", "*.csproj", "*.fsproj", "*.vbproj", "global.json"}},
-		"build-msbuild":   {tools.Reversible, []string{"msbuild", "visual-studio", "vcxproj", "c++", "cpp", "solution", "build", "compile"}, []catalog.Tool{{"msbuild", []string{"msbuild", "-nologo", "-restore"}}}, []string{"*.vcxproj"}},
-		"test-python":     {tools.Reversible, []string{"python", "pytest", "test"}, []catalog.Tool{{"pytest", []string{"pytest"}}}, []string{"pytest.ini", "conftest.py", "pyproject.toml", "setup.cfg", "tox.ini", "setup.py"}},
-		"lint-python":     {tools.Reversible, []string{"python", "ruff", "lint"}, []catalog.Tool{{"ruff", []string{"ruff", "check", "."}}}, []string{"ruff.toml", ".ruff.toml", "pyproject.toml#tool.ruff"}},
-		"lint-pylint":     {tools.Reversible, []string{"pylint", "lint"}, []catalog.Tool{{"pylint", []string{"pylint", "--recursive=y", "."}}}, []string{".pylintrc", "pylintrc", "pyproject.toml#tool.pylint"}},
-		"lint-javascript": {tools.Reversible, []string{"eslint", "javascript", "typescript", "lint"}, []catalog.Tool{{"eslint", []string{"eslint", "."}}}, []string{"eslint.config.*", ".eslintrc*", "package.json#eslintConfig", "package.json#devDependencies.eslint"}},
-		"test-npm":        {tools.Reversible, []string{"npm", "node", "nodejs", "javascript", "typescript", "script", "test"}, []catalog.Tool{{"npm", []string{"npm", "test"}}}, []string{"package.json#scripts.test"}},
-		"lint-npm":        {tools.Reversible, []string{"npm", "node", "nodejs", "script", "lint"}, []catalog.Tool{{"npm", []string{"npm", "run", "lint"}}}, []string{"package.json#scripts.lint"}},
-		"build-npm":       {tools.Reversible, []string{"npm", "node", "nodejs", "javascript", "typescript", "script", "build"}, []catalog.Tool{{"npm", []string{"npm", "run", "build"}}}, []string{"package.json#scripts.build"}},
-		"test-cargo":      {tools.Reversible, []string{"rust", "cargo", "test"}, []catalog.Tool{{"cargo", []string{"cargo", "test"}}}, []string{"Cargo.toml"}},
-		"build-cargo":     {tools.Reversible, []string{"rust", "cargo", "build", "compile"}, []catalog.Tool{{"cargo", []string{"cargo", "build"}}}, []string{"Cargo.toml"}},
-		"configure-cmake": {tools.Reversible, []string{"cmake", "configure", "c++", "cpp"}, []catalog.Tool{{"cmake", []string{"cmake", "-S", ".", "-B", "build"}}}, []string{"CMakeLists.txt"}},
-		"build-cmake":     {tools.Reversible, []string{"cmake", "c++", "cpp", "build", "compile"}, []catalog.Tool{{"cmake", []string{"cmake", "--build", "build"}}}, []string{"CMakeLists.txt"}},
+		"inspect-git":         {tools.ReadOnly, []string{"git", "status", "inspection", "branch"}, []catalog.Tool{{"git", []string{"git", "--no-optional-locks", "-c", "core.fsmonitor=false", "status", "--short", "--branch"}}}, []string{".git"}},
+		"log-git":             {tools.ReadOnly, []string{"git", "log", "history", "commits"}, []catalog.Tool{{"git", []string{"git", "--no-optional-locks", "-c", "core.fsmonitor=false", "log", "--no-show-signature", "--no-ext-diff", "--no-textconv", "--oneline", "--decorate", "--max-count=30"}}}, []string{".git"}},
+		"diff-git":            {tools.ReadOnly, []string{"git", "diff", "changes", "patch"}, []catalog.Tool{{"git", []string{"git", "--no-optional-locks", "-c", "core.fsmonitor=false", "diff", "--no-ext-diff", "--no-textconv"}}}, []string{".git"}},
+		"create-pr":           {tools.ApprovalRequired, []string{"git", "github", "gh", "pr", "pull-request", "publish"}, []catalog.Tool{{"gh", []string{"gh", "pr", "create", "--fill"}}}, nil},
+		"test-go":             {tools.Reversible, []string{"go", "golang", "test"}, []catalog.Tool{{"go", []string{"go", "test", "./..."}}}, []string{"go.mod", "go.work"}},
+		"build-go":            {tools.Reversible, []string{"go", "golang", "build", "compile"}, []catalog.Tool{{"go", []string{"go", "build", "./..."}}}, []string{"go.mod", "go.work"}},
+		"vet-go":              {tools.Reversible, []string{"go", "golang", "vet", "lint", "check"}, []catalog.Tool{{"go", []string{"go", "vet", "./..."}}}, []string{"go.mod", "go.work"}},
+		"format-go":           {tools.ApprovalRequired, []string{"go", "golang", "format", "reformat", "formatter"}, []catalog.Tool{{"go", []string{"go", "fmt", "./..."}}}, []string{"go.mod", "go.work"}},
+		"formatting-go":       {tools.ReadOnly, []string{"go", "golang", "gofmt", "formatting", "formatted", "unformatted"}, []catalog.Tool{{"gofmt", []string{"gofmt", "-l", "."}}}, []string{"go.mod", "go.work"}},
+		"restore-go":          {tools.ApprovalRequired, []string{"go", "golang", "restore", "install", "reinstall"}, []catalog.Tool{{"go", []string{"go", "mod", "download"}}}, []string{"go.mod", "go.work"}},
+		"run-go":              {tools.ApprovalRequired, []string{"go", "golang", "run", "start", "launch"}, []catalog.Tool{{"go", []string{"go", "run", "."}}}, []string{"go.mod"}},
+		"test-dotnet":         {tools.Reversible, []string{"dotnet", "csharp", "fsharp", "solution", "test"}, []catalog.Tool{{"dotnet", []string{"dotnet", "test"}}}, []string{"*.sln", "*.slnx", "*.csproj", "*.fsproj", "*.vbproj", "global.json"}},
+		"build-dotnet":        {tools.Reversible, []string{"dotnet", "csharp", "fsharp", "solution", "build", "compile"}, []catalog.Tool{{"dotnet", []string{"dotnet", "build"}}}, []string{"*.sln", "*.slnx", "*.csproj", "*.fsproj", "*.vbproj", "global.json"}},
+		"format-dotnet":       {tools.ApprovalRequired, []string{"dotnet", "csharp", "fsharp", "format", "reformat", "formatter"}, []catalog.Tool{{"dotnet", []string{"dotnet", "format"}}}, []string{"*.sln", "*.slnx", "*.csproj", "*.fsproj", "*.vbproj", "global.json"}},
+		"formatting-dotnet":   {tools.Reversible, []string{"dotnet", "csharp", "fsharp", "formatting", "formatted", "unformatted"}, []catalog.Tool{{"dotnet", []string{"dotnet", "format", "--verify-no-changes"}}}, []string{"*.sln", "*.slnx", "*.csproj", "*.fsproj", "*.vbproj", "global.json"}},
+		"restore-dotnet":      {tools.Reversible, []string{"dotnet", "csharp", "fsharp", "nuget", "restore", "install", "reinstall"}, []catalog.Tool{{"dotnet", []string{"dotnet", "restore"}}}, []string{"*.sln", "*.slnx", "*.csproj", "*.fsproj", "*.vbproj", "global.json"}},
+		"run-dotnet":          {tools.ApprovalRequired, []string{"dotnet", "csharp", "fsharp", "run", "start", "launch"}, []catalog.Tool{{"dotnet", []string{"dotnet", "run"}}}, []string{"*.csproj", "*.fsproj", "*.vbproj"}},
+		"build-msbuild":       {tools.Reversible, []string{"msbuild", "visual-studio", "vcxproj", "c++", "cpp", "solution", "build", "compile"}, []catalog.Tool{{"msbuild", []string{"msbuild", "-nologo", "-restore"}}}, []string{"*.vcxproj"}},
+		"test-python":         {tools.Reversible, []string{"python", "pytest", "test"}, []catalog.Tool{{"pytest", []string{"pytest"}}}, []string{"pytest.ini", "conftest.py", "pyproject.toml", "setup.cfg", "tox.ini", "setup.py"}},
+		"lint-python":         {tools.Reversible, []string{"python", "ruff", "lint"}, []catalog.Tool{{"ruff", []string{"ruff", "check", "."}}}, []string{"ruff.toml", ".ruff.toml", "pyproject.toml#tool.ruff"}},
+		"lint-pylint":         {tools.Reversible, []string{"pylint", "lint"}, []catalog.Tool{{"pylint", []string{"pylint", "--recursive=y", "."}}}, []string{".pylintrc", "pylintrc", "pyproject.toml#tool.pylint"}},
+		"format-python":       {tools.ApprovalRequired, []string{"python", "ruff", "format", "reformat", "formatter"}, []catalog.Tool{{"ruff", []string{"ruff", "format", "."}}}, []string{"ruff.toml", ".ruff.toml", "pyproject.toml#tool.ruff"}},
+		"formatting-python":   {tools.Reversible, []string{"python", "ruff", "formatting", "formatted", "unformatted"}, []catalog.Tool{{"ruff", []string{"ruff", "format", "--check", "."}}}, []string{"ruff.toml", ".ruff.toml", "pyproject.toml#tool.ruff"}},
+		"restore-uv":          {tools.ApprovalRequired, []string{"python", "uv", "restore", "install", "reinstall"}, []catalog.Tool{{"uv", []string{"uv", "sync", "--locked"}}}, []string{"uv.lock"}},
+		"restore-pip":         {tools.ApprovalRequired, []string{"python", "pip", "requirements", "restore", "install", "reinstall"}, []catalog.Tool{{"pip", []string{"pip", "install", "-r", "requirements.txt"}}}, []string{"requirements.txt"}},
+		"lint-javascript":     {tools.Reversible, []string{"eslint", "javascript", "typescript", "lint"}, []catalog.Tool{{"eslint", []string{"eslint", "."}}}, []string{"eslint.config.*", ".eslintrc*", "package.json#eslintConfig", "package.json#devDependencies.eslint"}},
+		"test-npm":            {tools.Reversible, []string{"npm", "node", "nodejs", "javascript", "typescript", "script", "test"}, []catalog.Tool{{"npm", []string{"npm", "test"}}}, []string{"package.json#scripts.test"}},
+		"lint-npm":            {tools.Reversible, []string{"npm", "node", "nodejs", "script", "lint"}, []catalog.Tool{{"npm", []string{"npm", "run", "lint"}}}, []string{"package.json#scripts.lint"}},
+		"build-npm":           {tools.Reversible, []string{"npm", "node", "nodejs", "javascript", "typescript", "script", "build"}, []catalog.Tool{{"npm", []string{"npm", "run", "build"}}}, []string{"package.json#scripts.build"}},
+		"restore-npm":         {tools.ApprovalRequired, []string{"npm", "node", "nodejs", "javascript", "typescript", "restore", "install", "reinstall"}, []catalog.Tool{{"npm", []string{"npm", "ci"}}}, []string{"package-lock.json", "npm-shrinkwrap.json"}},
+		"restore-pnpm":        {tools.ApprovalRequired, []string{"pnpm", "node", "nodejs", "javascript", "typescript", "restore", "install", "reinstall"}, []catalog.Tool{{"pnpm", []string{"pnpm", "install", "--frozen-lockfile"}}}, []string{"pnpm-lock.yaml"}},
+		"restore-yarn":        {tools.ApprovalRequired, []string{"yarn", "node", "nodejs", "javascript", "typescript", "restore", "install", "reinstall"}, []catalog.Tool{{"yarn", []string{"yarn", "install", "--frozen-lockfile"}}}, []string{"yarn.lock"}},
+		"restore-bun":         {tools.ApprovalRequired, []string{"bun", "node", "nodejs", "javascript", "typescript", "restore", "install", "reinstall"}, []catalog.Tool{{"bun", []string{"bun", "install", "--frozen-lockfile"}}}, []string{"bun.lock", "bun.lockb"}},
+		"format-prettier":     {tools.ApprovalRequired, []string{"prettier", "javascript", "typescript", "format", "reformat", "formatter"}, []catalog.Tool{{"prettier", []string{"prettier", "--write", "."}}}, []string{".prettierrc", ".prettierrc.*", "prettier.config.*", "package.json#prettier", "package.json#devDependencies.prettier"}},
+		"formatting-prettier": {tools.Reversible, []string{"prettier", "javascript", "typescript", "formatting", "formatted", "unformatted"}, []catalog.Tool{{"prettier", []string{"prettier", "--check", "."}}}, []string{".prettierrc", ".prettierrc.*", "prettier.config.*", "package.json#prettier", "package.json#devDependencies.prettier"}},
+		"test-cargo":          {tools.Reversible, []string{"rust", "cargo", "test"}, []catalog.Tool{{"cargo", []string{"cargo", "test"}}}, []string{"Cargo.toml"}},
+		"build-cargo":         {tools.Reversible, []string{"rust", "cargo", "build", "compile"}, []catalog.Tool{{"cargo", []string{"cargo", "build"}}}, []string{"Cargo.toml"}},
+		"check-cargo":         {tools.Reversible, []string{"rust", "cargo", "check"}, []catalog.Tool{{"cargo", []string{"cargo", "check"}}}, []string{"Cargo.toml"}},
+		"clippy-cargo":        {tools.Reversible, []string{"rust", "cargo", "clippy", "lint"}, []catalog.Tool{{"cargo", []string{"cargo", "clippy"}}}, []string{"Cargo.toml"}},
+		"format-cargo":        {tools.ApprovalRequired, []string{"rust", "cargo", "rustfmt", "format", "reformat", "formatter"}, []catalog.Tool{{"cargo", []string{"cargo", "fmt"}}}, []string{"Cargo.toml"}},
+		"formatting-cargo":    {tools.Reversible, []string{"rust", "cargo", "formatting", "formatted", "unformatted"}, []catalog.Tool{{"cargo", []string{"cargo", "fmt", "--check"}}}, []string{"Cargo.toml"}},
+		"restore-cargo":       {tools.Reversible, []string{"rust", "cargo", "restore", "install", "reinstall"}, []catalog.Tool{{"cargo", []string{"cargo", "fetch", "--locked"}}}, []string{"Cargo.toml"}},
+		"run-cargo":           {tools.ApprovalRequired, []string{"rust", "cargo", "run", "start", "launch"}, []catalog.Tool{{"cargo", []string{"cargo", "run"}}}, []string{"Cargo.toml"}},
+		"configure-cmake":     {tools.Reversible, []string{"cmake", "configure", "c++", "cpp"}, []catalog.Tool{{"cmake", []string{"cmake", "-S", ".", "-B", "build"}}}, []string{"CMakeLists.txt"}},
+		"build-cmake":         {tools.Reversible, []string{"cmake", "c++", "cpp", "build", "compile"}, []catalog.Tool{{"cmake", []string{"cmake", "--build", "build"}}}, []string{"CMakeLists.txt"}},
+		"test-cmake":          {tools.Reversible, []string{"cmake", "ctest", "c++", "cpp", "test"}, []catalog.Tool{{"ctest", []string{"ctest", "--test-dir", "build", "--output-on-failure"}}}, []string{"CMakeLists.txt"}},
 	}
 	if len(wantCaps) != len(want) {
 		t.Fatalf("%d rows for %d ids", len(wantCaps), len(want))
