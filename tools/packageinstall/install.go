@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"sync"
 	"time"
 
@@ -27,10 +28,49 @@ var idPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile
 // managers maps a source to the executable name resolved on PATH.
 var managers = map[string]string{"winget": "winget", "chocolatey": "choco", "scoop": "scoop"}
 
-// Verify is the hint every plan and result carries.
-const Verify = "Installer exit status is not proof that the package works. Next: env_inspect with force_refresh:true " +
-	"(the cache was invalidated), or tool_discover with category \"runtimes\" or \"package_managers\" (or \"all\") to confirm " +
-	"the installed executable and its version, then check the task that needed the package."
+// Verify is the hint every install plan and result carries; VerifyUpgrade and
+// VerifyUninstall are those of the other actions.
+const (
+	Verify = "Installer exit status is not proof that the package works. Next: env_inspect with force_refresh:true " +
+		"(the cache was invalidated), or tool_discover with category \"runtimes\" or \"package_managers\" (or \"all\") to confirm " +
+		"the installed executable and its version, then check the task that needed the package."
+	VerifyUpgrade = "Upgrade exit status is not proof that the new version works. Next: env_inspect with force_refresh:true " +
+		"(the cache was invalidated), or tool_discover with category \"runtimes\" or \"package_managers\" (or \"all\") to confirm " +
+		"the executable now reports the new version, then check the task that needed the package."
+	VerifyUninstall = "Uninstaller exit status is not proof that the package is gone. Next: package_search with installed:true " +
+		"to confirm the manager no longer lists it, and env_inspect with force_refresh:true or tool_discover (the cache was " +
+		"invalidated) to confirm its executable is no longer found."
+)
+
+// verifyFor is the verify hint of action.
+func verifyFor(action string) string {
+	switch action {
+	case ActionUpgrade:
+		return VerifyUpgrade
+	case ActionUninstall:
+		return VerifyUninstall
+	}
+	return Verify
+}
+
+// The actions (docs/tools/package_install.md, "Input").
+const (
+	ActionInstall   = "install"
+	ActionUpgrade   = "upgrade"
+	ActionUninstall = "uninstall"
+)
+
+// MaxVersionLength is the longest version accepted.
+const MaxVersionLength = 128
+
+// The refusals of action and version (docs/tools/package_install.md, "Errors").
+const (
+	errAction         = "action must be one of [install upgrade uninstall]"
+	errVersion        = "version must be 1-128 characters: letters, digits, '.', '_', '+', '-', starting with a letter or digit"
+	errVersionNuGet   = "version for chocolatey must be a NuGet version: 1 to 4 dot-separated numbers, optionally followed by -prerelease and +metadata (letters, digits, '.', '-')"
+	errVersionRemove  = "version applies to install and upgrade only: uninstall removes the installed package whatever its version"
+	errVersionScoopUp = "version cannot be used to upgrade with scoop: scoop update takes no version (uninstall, then install with the version)"
+)
 
 // Deps are the authorities package_install consults; tests pass fakes.
 type Deps struct {
@@ -51,16 +91,128 @@ func DefaultDeps() Deps {
 
 // Argv is the install argv for source with the bare executable name as argv[0]
 // (docs/tools/package_install.md, "Processes").
-func Argv(source, id string) []string {
+func Argv(source, id string) []string { return ActionArgv(source, ActionInstall, id, "") }
+
+// ActionArgv is the argv of action on package id for source, with the bare executable
+// name as argv[0]; version, when not empty, is the exact version to install or upgrade
+// to (docs/tools/package_install.md, "Processes"). Each form is the manager's own
+// non-interactive one; WinGet is bound to the winget source and given only the agreement
+// flags that command accepts (winget uninstall takes no --accept-package-agreements).
+func ActionArgv(source, action, id, version string) []string {
 	switch source {
 	case "chocolatey":
-		return []string{"choco", "install", id, "-y"}
+		argv := []string{"choco", action, id, "-y"}
+		if action == ActionUpgrade {
+			// choco upgrade installs a package that is not installed; an upgrade must not.
+			argv = append(argv, "--fail-on-not-installed")
+		}
+		if version != "" {
+			argv = append(argv, "--version="+version)
+		}
+		return argv
 	case "scoop":
+		switch action {
+		case ActionUpgrade:
+			return []string{"scoop", "update", id}
+		case ActionUninstall:
+			return []string{"scoop", "uninstall", id}
+		}
+		if version != "" {
+			id += "@" + version
+		}
 		return []string{"scoop", "install", id}
-	default:
-		return []string{"winget", "install", "--id", id, "--exact", "--source", "winget",
-			"--accept-package-agreements", "--accept-source-agreements", "--disable-interactivity"}
 	}
+	argv := []string{"winget", action, "--id", id, "--exact"}
+	if version != "" {
+		argv = append(argv, "--version", version)
+	}
+	argv = append(argv, "--source", "winget")
+	if action != ActionUninstall {
+		argv = append(argv, "--accept-package-agreements")
+	}
+	argv = append(argv, "--accept-source-agreements")
+	if action != ActionInstall {
+		argv = append(argv, "--silent")
+	}
+	return append(argv, "--disable-interactivity")
+}
+
+// checkVersion is the refusal of version for action with source, "" when it is
+// acceptable (docs/tools/package_install.md, "Decision order"). It decides from the
+// text alone: whether the manager offers that version for the id is for the manager to
+// say when it runs, before it changes anything.
+func checkVersion(source, action, version string) string {
+	if version == "" {
+		return ""
+	}
+	switch {
+	case action == ActionUninstall:
+		return errVersionRemove
+	case source == "scoop" && action == ActionUpgrade:
+		return errVersionScoopUp
+	case !validVersion(version):
+		return errVersion
+	case source == "chocolatey" && !nugetVersion(version):
+		return errVersionNuGet
+	}
+	return ""
+}
+
+// validVersion reports a version every manager can take as one argument: at most 128
+// characters, an ASCII letter or digit first (so never an option), then letters,
+// digits, '.', '_', '+', '-' (no space, no shell or argument syntax, no '@' or path
+// separator that Scoop's app@version or a manager's folder names would read).
+func validVersion(v string) bool {
+	if len(v) == 0 || len(v) > MaxVersionLength || !alnum(v[0]) {
+		return false
+	}
+	for i := 1; i < len(v); i++ {
+		if c := v[i]; !alnum(c) && c != '.' && c != '_' && c != '+' && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+func alnum(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// nugetVersion reports a version Chocolatey (NuGet.Versioning) parses: 1 to 4
+// dot-separated numbers, then optionally -prerelease and +metadata, each one or more
+// dot-separated identifiers of letters, digits and '-'.
+func nugetVersion(v string) bool {
+	v, meta, hasMeta := strings.Cut(v, "+")
+	if hasMeta && !identifiers(meta) {
+		return false
+	}
+	nums, pre, hasPre := strings.Cut(v, "-")
+	if hasPre && !identifiers(pre) {
+		return false
+	}
+	parts := strings.Split(nums, ".")
+	if len(parts) > 4 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || strings.Trim(p, "0123456789") != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// identifiers reports one or more dot-separated non-empty runs of letters, digits, '-'.
+func identifiers(s string) bool {
+	for _, id := range strings.Split(s, ".") {
+		if id == "" {
+			return false
+		}
+		for i := 0; i < len(id); i++ {
+			if !alnum(id[i]) && id[i] != '-' {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // ValidID reports whether id is an acceptable package_id: at most 256 characters, an
@@ -86,10 +238,21 @@ func (d Deps) handle(ctx context.Context, env *tools.Env, in In) Out {
 	if !ValidID(in.PackageID) {
 		return refuse("invalid_input", "package_id contains unsupported characters")
 	}
+	action := in.Action
+	switch action {
+	case "":
+		action = ActionInstall
+	case ActionInstall, ActionUpgrade, ActionUninstall:
+	default:
+		return refuse("invalid_input", errAction)
+	}
+	if msg := checkVersion(source, action, in.Version); msg != "" {
+		return refuse("invalid_input", msg)
+	}
 
-	argv := Argv(source, in.PackageID)
-	p := &Plan{PackageID: in.PackageID, Source: source, SafetyClass: string(tools.ApprovalRequired),
-		RequiresHostApproval: true, Verify: Verify}
+	argv := ActionArgv(source, action, in.PackageID, in.Version)
+	p := &Plan{PackageID: in.PackageID, Source: source, Action: action, Version: in.Version,
+		SafetyClass: string(tools.ApprovalRequired), RequiresHostApproval: true, Verify: verifyFor(action)}
 	path, resolved := d.Resolver(env.Lookup).Resolve(exe)
 	var current proc.Identity
 	if resolved {
@@ -113,7 +276,7 @@ func (d Deps) handle(ctx context.Context, env *tools.Env, in In) Out {
 		out := Out{Status: tools.Status{Status: "planned"}, Plan: p}
 		if resolved {
 			exec := in
-			exec.Source, exec.Execute = source, true
+			exec.Source, exec.Action, exec.Execute = source, action, true
 			exec.Identity = tools.Identity{ExpectedExecutable: path, ExpectedExecutableIdentityKind: string(current.Kind),
 				ExpectedExecutableIdentitySHA: current.SHA256}
 			out.ExecuteArguments = &exec

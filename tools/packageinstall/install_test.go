@@ -114,10 +114,10 @@ func TestPlan(t *testing.T) {
 			if src == "" {
 				src = "winget"
 			}
-			want := Out{Status: tools.Status{Status: "planned"}, Plan: &Plan{PackageID: "Git.Git", Source: src, SafetyClass: "approval-required",
+			want := Out{Status: tools.Status{Status: "planned"}, Plan: &Plan{PackageID: "Git.Git", Source: src, Action: "install", SafetyClass: "approval-required",
 				Executable: &exe, ExecutableIdentityKind: &kind, ExecutableIdentitySHA256: &sha, Argv: argv,
 				Command: strings.Join(argv, " "), RequiresHostApproval: true, ExecutableResolved: true, Verify: Verify},
-				ExecuteArguments: &In{PackageID: "Git.Git", Source: src, Execute: true, Identity: tools.Identity{
+				ExecuteArguments: &In{PackageID: "Git.Git", Source: src, Action: "install", Execute: true, Identity: tools.Identity{
 					ExpectedExecutable: exe, ExpectedExecutableIdentityKind: kind, ExpectedExecutableIdentitySHA: sha}}}
 			if d := cmp.Diff(want, out); d != "" {
 				t.Errorf("plan (-want +got):\n%s", d)

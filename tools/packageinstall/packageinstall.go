@@ -1,6 +1,7 @@
 // Package packageinstall is the package_install tool: plan, then run, one exact package
-// install with WinGet (bound to the winget source, non-interactive, with the package
-// and source agreement flags in the reviewed argv), Chocolatey or Scoop.
+// install, upgrade or uninstall (an exact version when asked) with WinGet (bound to the
+// winget source, non-interactive, with the agreement flags each command accepts in the
+// reviewed argv), Chocolatey or Scoop.
 //
 // execute:false returns the plan: argv (argv[0] the resolved absolute path), the
 // executable and its identity. execute:true runs exactly that plan when the caller echoes
@@ -11,8 +12,11 @@
 //
 // It must never start an installer that was not planned and echoed, never start one
 // before the cache is invalidated, and never report an installer's exit 0 as proof the
-// package works: every plan and result carries a verify hint naming the check to run
-// next.
+// package works (or is gone): every plan and result carries a verify hint naming the
+// check to run next. A version is checked before anything runs: its characters for every
+// manager, NuGet's form for Chocolatey, and whether the action takes one at all; whether
+// the manager offers that version is the manager's to say when it runs, before it
+// changes anything.
 //
 // Deliberate decisions (docs/tools/package_install.md, "Decisions"): the installer's
 // working directory is the manager's own directory, never the project; the environment
@@ -30,6 +34,8 @@ import (
 type In struct {
 	PackageID string `json:"package_id" jsonschema:"required,minLength=1,maxLength=256,pattern=^[A-Za-z0-9][A-Za-z0-9._+-]*$,description=Exact package id (letters\\, digits\\, . _ + -)."`
 	Source    string `json:"source,omitempty" jsonschema:"enum=winget,enum=chocolatey,enum=scoop,default=winget,description=Package manager to install with."`
+	Action    string `json:"action,omitempty" jsonschema:"enum=install,enum=upgrade,enum=uninstall,default=install,description=What to do with the package."`
+	Version   string `json:"version,omitempty" jsonschema:"minLength=1,maxLength=128,pattern=^[A-Za-z0-9][A-Za-z0-9._+-]*$,description=Exact version to install or upgrade to."`
 	Execute   bool   `json:"execute,omitempty" jsonschema:"default=false,description=false returns the plan; true runs the reviewed plan."`
 	tools.Identity
 }
@@ -53,6 +59,8 @@ type Out struct {
 type Plan struct {
 	PackageID                string   `json:"package_id"`
 	Source                   string   `json:"source"`
+	Action                   string   `json:"action"`
+	Version                  string   `json:"version,omitempty" jsonschema:"description=The exact version asked for; absent when the manager chooses (the latest)."`
 	SafetyClass              string   `json:"safety_class"`
 	Executable               *string  `json:"executable" jsonschema:"nullable,description=Absolute path of the package manager; null when it is not installed."`
 	ExecutableIdentityKind   *string  `json:"executable_identity_kind" jsonschema:"nullable"`
@@ -74,7 +82,7 @@ func New(d Deps) tools.Tool {
 		Name:        "package_install",
 		Order:       6,
 		Title:       "Install package",
-		Description: "Plan or run a package install with WinGet (bound to the winget source, non-interactive), Chocolatey or Scoop. execute:false returns the argv and executable identity for review; execute:true runs exactly that plan and invalidates the environment cache. Installer exit 0 is not proof the package works: verify afterwards.",
+		Description: "Plan or run a package install, upgrade or uninstall (optionally of an exact version) with WinGet (bound to the winget source, non-interactive), Chocolatey or Scoop. execute:false returns the argv and executable identity for review; execute:true runs exactly that plan and invalidates the environment cache. Exit 0 is not proof: verify afterwards.",
 		Annotations: tools.Annotations{ReadOnly: false, Destructive: true, Idempotent: false, OpenWorld: true},
 		// Planning is read-only; execute exactly true is approval-required.
 		Classes: tools.Classification{Base: tools.ReadOnly, Rules: []tools.Rule{
