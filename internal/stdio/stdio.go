@@ -7,6 +7,12 @@
 //   - request ids reach the SDK as private integers and the reply carries the client's
 //     id byte for byte (the SDK would coerce 1.5 to 1 and 2^63 to -2^63);
 //   - a request whose id is still in flight is refused, never dropped;
+//   - at most MaxInFlight requests are handed to the SDK at once; the others wait in a
+//     bounded queue and start in order of arrival, and a request read while that queue
+//     is full is refused as busy (CodeServerBusy), so the work and the memory a flood
+//     of pipelined requests can claim are bounded;
+//   - a request the client cancelled gets no reply (MCP: a receiver SHOULD NOT answer
+//     it); one still waiting for a slot is never started;
 //   - no reply carries error code 0;
 //   - end of input (or Shutdown) cancels the calls in flight through Middleware, and the
 //     SDK is told the input ended only once every request read has been answered.
@@ -24,6 +30,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -47,6 +54,16 @@ const (
 	// CodeShuttingDown answers a request read after shutdown began; it was not
 	// started. It is the code the go-sdk's jsonrpc2 layer uses for the same case.
 	CodeShuttingDown = -32004
+	// CodeServerBusy answers a request read while the queue of requests waiting for
+	// a slot is full; it was not started (docs/transport.md, "Concurrency").
+	CodeServerBusy = -32005
+)
+
+// Bounds of the work in flight (docs/transport.md, "Concurrency").
+const (
+	DefaultMaxInFlight    = 8
+	DefaultMaxQueued      = 4096
+	DefaultMaxQueuedBytes = 16 << 20
 )
 
 // ErrShuttingDown is the cause of every handler context cancelled by shutdown.
@@ -62,6 +79,13 @@ type Transport struct {
 	Out io.Writer
 	// MaxLine overrides the per-line bound (for tests); zero means MaxLine.
 	MaxLine int
+	// MaxInFlight bounds the requests handed to the server and not yet answered; zero
+	// means DefaultMaxInFlight.
+	MaxInFlight int
+	// MaxQueued and MaxQueuedBytes bound the requests read and waiting for a slot,
+	// by number and by the bytes of their lines; zero means DefaultMaxQueued and
+	// DefaultMaxQueuedBytes.
+	MaxQueued, MaxQueuedBytes int
 
 	once sync.Once
 	s    *session
@@ -86,8 +110,19 @@ func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
 	if cl, ok := t.In.(io.Closer); ok {
 		s.inCloser = cl
 	}
+	s.maxRun = positive(t.MaxInFlight, DefaultMaxInFlight)
+	s.maxWaiting = positive(t.MaxQueued, DefaultMaxQueued)
+	s.maxWaitingBytes = positive(t.MaxQueuedBytes, DefaultMaxQueuedBytes)
+	go s.pump()
 	go s.readLoop(bufio.NewReaderSize(t.In, 64*1024), limit)
 	return s, nil
+}
+
+func positive(v, def int) int {
+	if v > 0 {
+		return v
+	}
+	return def
 }
 
 // Shutdown begins an orderly shutdown with the given cause: requests read from now on
@@ -101,14 +136,16 @@ func (t *Transport) Shutdown(cause error) { t.sess().shutdown(cause) }
 // input, a failed read or write).
 func (t *Transport) ShuttingDown() <-chan struct{} { return t.sess().stopCtx.Done() }
 
-// Abort answers every request still in flight with CodeRequestCancelled and ends the
-// session now; replies the server writes for them later are dropped. It is the last
-// resort of a shutdown whose calls ignored their cancelled context.
+// Abort answers every request still in flight or waiting with CodeRequestCancelled
+// (except those the client cancelled, which get no reply) and ends the session now;
+// replies the server writes for them later are dropped. It is the last resort of a
+// shutdown whose calls ignored their cancelled context.
 func (t *Transport) Abort() { t.sess().abort() }
 
 // Middleware ties every request's context to the shutdown and turns an error caused
-// by cancellation (by the client's notifications/cancelled or by shutdown) into a
-// CodeRequestCancelled reply. Install it on the server served over t.
+// by cancellation into a CodeRequestCancelled reply (the reply to a request the client
+// cancelled is dropped anyway; one cancelled by shutdown is answered with it). Install
+// it on the server served over t.
 func (t *Transport) Middleware() mcp.Middleware {
 	s := t.sess()
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
@@ -140,23 +177,46 @@ func causedByCancel(err error) bool {
 	return !errors.As(err, &we) || we.Code == 0
 }
 
-// entry is one request in flight under its private id.
+// entry is one request in flight under its private id: waiting for a slot, admitted
+// (holding one), or handed to the SDK.
 type entry struct {
 	raw       []byte // the id exactly as the client wrote it
 	key       string // idKey(raw)
+	private   int64
 	method    string
 	preInit   bool // read before any initialize was answered successfully
-	cancelled bool // the client sent notifications/cancelled for it
+	cancelled bool // the client sent notifications/cancelled for it: no reply
+	admitted  bool // it holds one of the maxRun slots
+	delivered bool // the SDK has it (or is about to: the pump took it)
+	size      int  // its line's length, counted against the queue's byte bound
 	// progress is the request's _meta.progressToken exactly as the client wrote it,
 	// nil when it sent none; the SDK sees a private string token instead.
 	progress []byte
 }
 
+// item is one message read and not yet handed to the SDK: a request (e set) or a
+// notification.
+type item struct {
+	msg  jsonrpc.Message
+	e    *entry
+	size int // a notification's line length (a request's is e.size)
+}
+
 // session is the connection handed to the SDK plus the state shared with the
 // Transport's control methods.
+//
+// Requests and notifications reach the SDK through one queue, in order of arrival,
+// delivered by pump. A request is admitted when it arrives if a slot is free and
+// nothing waits ahead of it, otherwise when a reply frees a slot; the pump never
+// delivers a request that is not admitted, so the requests the SDK has and has not
+// answered never exceed maxRun. Cancellations and the client's replies bypass the
+// queue: a cancellation must reach a call while others wait, and a handler may be
+// waiting for a reply to free its slot.
 type session struct {
 	connected atomic.Bool
 	next      atomic.Int64 // private ids; never reused within a session
+
+	maxRun, maxWaiting, maxWaitingBytes int
 
 	mu          sync.Mutex
 	byPrivate   map[int64]*entry
@@ -168,6 +228,13 @@ type session struct {
 	drained     chan struct{} // closed once stopping and nothing is in flight or being written
 	isDrained   bool
 	inWrite     int // replies taken out of byPrivate and not yet written
+
+	queue        []item     // read, not yet handed to the SDK, in order of arrival
+	running      int        // admitted requests not yet answered
+	waiting      int        // requests in queue not yet admitted
+	waitingBytes int        // bytes of the lines in queue not yet admitted
+	moved        *sync.Cond // on mu: the queue or the slots changed, or the session closed
+	ended        bool       // Close ran: the pump stops
 
 	stopCtx context.Context
 	stop    context.CancelCauseFunc
@@ -190,6 +257,7 @@ func newSession() *session {
 		msgs:       make(chan jsonrpc.Message),
 		closed:     make(chan struct{}),
 	}
+	s.moved = sync.NewCond(&s.mu)
 	s.stopCtx, s.stop = context.WithCancelCause(context.Background())
 	return s
 }
@@ -247,8 +315,10 @@ func (s *session) Write(_ context.Context, msg jsonrpc.Message) error {
 	return s.writeLine(line)
 }
 
-// take removes the request a reply answers from the requests in flight; the caller
-// writes the reply and then calls settle.
+// take removes the request a reply answers from the requests in flight and frees its
+// slot; the caller writes the reply and then calls settle. It returns nil when the
+// reply is to be dropped: its request is no longer tracked (Abort answered it) or the
+// client cancelled it.
 func (s *session) take(resp *jsonrpc.Response) *entry {
 	p, ok := resp.ID.Raw().(int64)
 	if !ok {
@@ -260,18 +330,99 @@ func (s *session) take(resp *jsonrpc.Response) *entry {
 	if e == nil {
 		return nil
 	}
-	delete(s.byPrivate, p)
-	if e.progress != nil {
-		delete(s.byProgress, progressToken(p))
+	s.forgetLocked(e)
+	if e.cancelled {
+		s.checkDrainedLocked()
+		return nil
 	}
-	// The id is free again now: a client may reuse it as soon as it reads the reply,
-	// which can be before settle runs.
-	delete(s.byKey, e.key)
 	if e.method == "initialize" && resp.Error == nil {
 		s.initialized = true
 	}
 	s.inWrite++
 	return e
+}
+
+// forgetLocked stops tracking e: its id is free again (a client may reuse it as soon
+// as it reads the reply, which can be before settle runs; a cancelled request's id was
+// freed at the cancellation), and the slot it held goes to the next request waiting.
+func (s *session) forgetLocked(e *entry) {
+	delete(s.byPrivate, e.private)
+	if e.progress != nil {
+		delete(s.byProgress, progressToken(e.private))
+	}
+	if p, ok := s.byKey[e.key]; ok && p == e.private {
+		delete(s.byKey, e.key)
+	}
+	if e.admitted {
+		e.admitted = false
+		s.running--
+		s.admitLocked()
+	}
+}
+
+// admitLocked gives free slots to the requests waiting longest.
+func (s *session) admitLocked() {
+	for i := 0; i < len(s.queue) && s.waiting > 0 && s.running < s.maxRun; i++ {
+		e := s.queue[i].e
+		if e == nil || e.admitted {
+			continue
+		}
+		e.admitted = true
+		s.running++
+		s.waiting--
+		s.waitingBytes -= e.size
+		s.moved.Signal()
+	}
+}
+
+// enqueueLocked appends a message to the queue. A request is admitted at once when a
+// slot is free and no request waits ahead of it; otherwise it waits, if the queue has
+// room. It reports false when the request was refused as busy.
+func (s *session) enqueueLocked(it item, size int) bool {
+	if e := it.e; e != nil {
+		e.size = size
+		if s.waiting == 0 && s.running < s.maxRun {
+			e.admitted = true
+			s.running++
+		} else {
+			if s.waiting+1 > s.maxWaiting || s.waitingBytes+size > s.maxWaitingBytes {
+				return false
+			}
+			s.waiting++
+			s.waitingBytes += size
+		}
+	} else {
+		it.size = size
+		s.waitingBytes += size
+	}
+	s.queue = append(s.queue, it)
+	s.moved.Signal()
+	return true
+}
+
+// pump hands the queue to the SDK in order, each request once it is admitted.
+func (s *session) pump() {
+	for {
+		s.mu.Lock()
+		for !s.ended && (len(s.queue) == 0 || (s.queue[0].e != nil && !s.queue[0].e.admitted)) {
+			s.moved.Wait()
+		}
+		if s.ended {
+			s.mu.Unlock()
+			return
+		}
+		it := s.queue[0]
+		s.queue[0] = item{}
+		s.queue = s.queue[1:]
+		if it.e != nil {
+			it.e.delivered = true
+		} else {
+			s.waitingBytes -= it.size
+		}
+		s.checkDrainedLocked()
+		s.mu.Unlock()
+		s.deliver(it.msg)
+	}
 }
 
 // settle marks a taken reply written and ends the session if it was the last one.
@@ -283,7 +434,7 @@ func (s *session) settle() {
 }
 
 func (s *session) checkDrainedLocked() {
-	if s.stopping && len(s.byPrivate) == 0 && s.inWrite == 0 && !s.isDrained {
+	if s.stopping && len(s.byPrivate) == 0 && s.inWrite == 0 && len(s.queue) == 0 && !s.isDrained {
 		s.isDrained = true
 		close(s.drained)
 	}
@@ -306,8 +457,6 @@ func replyLine(e *entry, resp *jsonrpc.Response) ([]byte, error) {
 	we := wireError(resp.Error)
 	if we.Code == 0 {
 		switch {
-		case e.cancelled:
-			we.Code = CodeRequestCancelled
 		case e.preInit:
 			we.Code = jsonrpc.CodeInvalidRequest
 		default:
@@ -386,6 +535,10 @@ func (s *session) writeLine(data []byte) error {
 func (s *session) Close() error {
 	s.closeOnce.Do(func() {
 		close(s.closed)
+		s.mu.Lock()
+		s.ended = true
+		s.moved.Broadcast()
+		s.mu.Unlock()
 		if s.inCloser != nil {
 			_ = s.inCloser.Close()
 		}
@@ -412,10 +565,16 @@ func (s *session) abort() {
 	s.shutdownLocked(errors.New("aborted"))
 	pending := make([]*entry, 0, len(s.byPrivate))
 	for p, e := range s.byPrivate {
-		pending = append(pending, e)
+		if !e.cancelled {
+			pending = append(pending, e)
+		}
 		delete(s.byPrivate, p)
 		delete(s.byKey, e.key)
 	}
+	// Nothing waiting is handed over any more.
+	clear(s.queue)
+	s.queue = s.queue[:0]
+	s.waiting, s.waitingBytes = 0, 0
 	s.inWrite += len(pending) // the session must not end before these are written
 	s.mu.Unlock()
 	for _, e := range pending {
@@ -539,7 +698,7 @@ func (s *session) forwardRequest(line []byte, method string, idM member) {
 		s.reject(idM.raw, jsonrpc.CodeInvalidRequest, err.Error())
 		return
 	}
-	e := &entry{raw: bytes.Clone(idM.raw), key: idKey(idM.raw), method: method, progress: progress}
+	e := &entry{raw: bytes.Clone(idM.raw), key: idKey(idM.raw), private: p, method: method, progress: progress}
 	s.mu.Lock()
 	switch _, dup := s.byKey[e.key]; {
 	case s.stopping:
@@ -553,18 +712,29 @@ func (s *session) forwardRequest(line []byte, method string, idM member) {
 		return
 	}
 	e.preInit = !s.initialized && method != "initialize"
+	if !s.enqueueLocked(item{msg: msg, e: e}, len(line)) {
+		n := s.waiting
+		s.mu.Unlock()
+		s.reject(e.raw, CodeServerBusy, fmt.Sprintf(
+			"server busy: %d requests are running and %d waiting, the most this server queues; this request was not started: send it again once replies arrive",
+			s.maxRun, n))
+		return
+	}
 	s.byPrivate[p] = e
 	if progress != nil {
 		s.byProgress[progressToken(p)] = e
 	}
 	s.byKey[e.key] = p
 	s.mu.Unlock()
-	s.deliver(msg)
 }
 
-// forwardNotification hands a notification to the SDK; notifications/cancelled gets
-// the private id of the request it names, or is dropped when that request is not in
-// flight (MCP lets a receiver ignore such a cancellation).
+// forwardNotification hands a notification to the SDK, through the queue so that it
+// keeps its place after the requests read before it. notifications/cancelled goes
+// straight to the SDK with the private id of the request it names; it is dropped when
+// that request is not in flight (MCP lets a receiver ignore such a cancellation) or is
+// initialize (which MCP says a client must not cancel), and it never reaches the SDK for
+// a request the SDK does not have yet: that request is taken out of the queue, never
+// started and never answered.
 func (s *session) forwardNotification(line []byte, method string, env envelope) {
 	if method == "notifications/cancelled" {
 		pm, ok := env.members["params"]
@@ -577,25 +747,61 @@ func (s *session) forwardNotification(line []byte, method string, env envelope) 
 			return
 		}
 		s.mu.Lock()
-		p := s.byKey[idKey(rid)]
+		p, ok := s.byKey[idKey(rid)]
 		e := s.byPrivate[p] // nil: not in flight
-		if e != nil {
-			e.cancelled = true
-		}
-		s.mu.Unlock()
-		if e == nil {
+		if !ok || e == nil || e.method == "initialize" {
+			s.mu.Unlock()
 			return
 		}
+		e.cancelled = true
+		delete(s.byKey, e.key) // the client will hear nothing more of this id
+		if !e.delivered {
+			s.unqueueLocked(e)
+			s.forgetLocked(e)
+			s.checkDrainedLocked()
+			s.mu.Unlock()
+			return
+		}
+		s.mu.Unlock()
 		params["requestId"] = strconv.AppendInt(nil, p, 10)
 		b, err := json.Marshal(params)
 		if err != nil {
 			return
 		}
 		line = splice(line, pm.start, pm.end, b)
+		if msg, err := jsonrpc.DecodeMessage(line); err == nil {
+			s.deliver(msg)
+		}
+		return
 	}
-	if msg, err := jsonrpc.DecodeMessage(line); err == nil {
+	msg, err := jsonrpc.DecodeMessage(line)
+	if err != nil {
+		return
+	}
+	s.mu.Lock()
+	if s.waitingBytes+len(line) > s.maxWaitingBytes {
+		// The queue is full of waiting lines: this notification overtakes them rather
+		// than grow it past its bound.
+		s.mu.Unlock()
 		s.deliver(msg)
+		return
 	}
+	s.enqueueLocked(item{msg: msg}, len(line))
+	s.mu.Unlock()
+}
+
+// unqueueLocked takes e, not yet delivered, out of the queue.
+func (s *session) unqueueLocked(e *entry) {
+	i := slices.IndexFunc(s.queue, func(it item) bool { return it.e == e })
+	if i < 0 {
+		return
+	}
+	s.queue = slices.Delete(s.queue, i, i+1)
+	if !e.admitted {
+		s.waiting--
+		s.waitingBytes -= e.size
+	}
+	s.moved.Signal()
 }
 
 // forwardReply hands the client's reply to a server request to the SDK, unless its
@@ -661,9 +867,13 @@ func (s *session) restoreProgress(req *jsonrpc.Request) bool {
 	}
 	s.mu.Lock()
 	e := s.byProgress[tok]
+	cancelled := e != nil && e.cancelled
 	s.mu.Unlock()
 	if e == nil {
 		return !strings.HasPrefix(tok, "wda-progress-")
+	}
+	if cancelled {
+		return false // nobody awaits the progress of a cancelled request
 	}
 	params["progressToken"] = e.progress
 	b, err := json.Marshal(params)

@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -41,19 +43,30 @@ type harness struct {
 	// is closed: requests read meanwhile wait in the SDK's queue.
 	holdInit chan struct{}
 	causes   chan error // context.Cause seen by block when cancelled
+	// order receives the argument n of each wait call that started, in the order they
+	// started.
+	order chan int
+	// calls counts the tools/call handlers running now; most is the most that ever
+	// ran at once.
+	calls, most atomic.Int64
 }
 
-func newHarness(t *testing.T, limit int, out io.Writer) *harness {
+// newHarness starts the server; configure, if given, sets the transport's bounds
+// before it connects.
+func newHarness(t *testing.T, limit int, out io.Writer, configure ...func(*stdio.Transport)) *harness {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	h := &harness{t: t, in: inW, lines: make(chan []byte, 1024), done: make(chan error, 1),
-		started: make(chan string, 64), release: make(chan struct{}), causes: make(chan error, 64)}
+		started: make(chan string, 64), release: make(chan struct{}), causes: make(chan error, 64), order: make(chan int, 64)}
 	var w io.Writer = outW
 	if out != nil {
 		w = out
 	}
 	h.tr = &stdio.Transport{In: inR, Out: w, MaxLine: limit}
+	for _, c := range configure {
+		c(h.tr)
+	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "0"}, &mcp.ServerOptions{Capabilities: &mcp.ServerCapabilities{}})
 	obj := &jsonschemaObject
 	srv.AddTool(&mcp.Tool{Name: "block", InputSchema: obj}, func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -77,11 +90,27 @@ func newHarness(t *testing.T, limit int, out io.Writer) *harness {
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil
 	})
+	srv.AddTool(&mcp.Tool{Name: "wait", InputSchema: obj}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var args struct{ N int }
+		json.Unmarshal(req.Params.Arguments, &args)
+		h.order <- args.N
+		select {
+		case <-ctx.Done():
+			h.causes <- context.Cause(ctx)
+			return nil, ctx.Err()
+		case <-h.release:
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "released"}}}, nil
+		}
+	})
 	srv.AddTool(&mcp.Tool{Name: "fail", InputSchema: obj}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, errors.New("plain failure")
 	})
 	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "tools/call" {
+				raise(&h.most, h.calls.Add(1))
+				defer h.calls.Add(-1)
+			}
 			if method == "initialize" && h.holdInit != nil {
 				h.started <- "initialize"
 				<-h.holdInit
@@ -107,6 +136,35 @@ func newHarness(t *testing.T, limit int, out io.Writer) *harness {
 		outR.Close()
 	})
 	return h
+}
+
+// raise makes most at least n.
+func raise(most *atomic.Int64, n int64) {
+	for {
+		m := most.Load()
+		if n <= m || most.CompareAndSwap(m, n) {
+			return
+		}
+	}
+}
+
+// rest closes the input and returns every line the server writes until its session
+// ends, summarised.
+func (h *harness) rest() []summary {
+	h.t.Helper()
+	h.in.Close()
+	var got []summary
+	for line := range h.lines {
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(line, &m); err != nil {
+			h.t.Fatalf("bad line %q", line)
+		}
+		got = append(got, summarize(m))
+	}
+	if err := <-h.done; err != nil {
+		h.t.Fatalf("Run: %v", err)
+	}
+	return got
 }
 
 // replyBound only turns a lost reply into a failure instead of a hung test; nothing
@@ -172,6 +230,11 @@ func summarize(m map[string]json.RawMessage) summary {
 
 func call(id, tool string) string {
 	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":%q,"arguments":{}}}`, id, tool)
+}
+
+// waitCall is a call of the wait tool with argument n.
+func waitCall(id string, n int) string {
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"wait","arguments":{"n":%d}}}`, id, n)
 }
 
 func cancel(id string) string {
@@ -283,7 +346,9 @@ func TestDuplicateInFlightIDRefused(t *testing.T) {
 }
 
 // notifications/cancelled names the request by the client's id (in any spelling of the
-// same value); the cancelled call is answered with -32800 and its own id.
+// same value); the cancelled call's handler sees the cancellation, and the call gets no
+// reply (MCP: a receiver SHOULD NOT answer a cancelled request). Its id is free again
+// at once.
 func TestClientCancellation(t *testing.T) {
 	h := newHarness(t, 0, nil)
 	h.initialize()
@@ -291,21 +356,20 @@ func TestClientCancellation(t *testing.T) {
 	<-h.started
 	<-h.started
 	h.send(cancel(`"job-1"`), cancel("1"), cancel("25e-1"))
-	want := map[summary]bool{{`"job\u002d1"`, -32800}: true, {"2.50", -32800}: true}
 	for range 2 {
-		got := summarize(h.recv())
-		if !want[got] {
-			t.Fatalf("unexpected reply %+v", got)
-		}
-		delete(want, got)
 		if c := <-h.causes; !errors.Is(c, context.Canceled) {
 			t.Fatalf("cause %v", c)
 		}
 	}
+	h.send(`{"jsonrpc":"2.0","id":"job-1","method":"ping"}`)
+	want := []summary{{`"job-1"`, 0}}
+	if diff := cmp.Diff(want, h.rest()); diff != "" {
+		t.Fatalf("replies after the cancellations (-want +got):\n%s", diff)
+	}
 }
 
-// A request cancelled while it waits in the SDK's queue never reaches a handler; the
-// SDK answers it with an uncoded error, which goes out as -32800.
+// A request cancelled while it waits in the SDK's queue never reaches a handler and
+// gets no reply.
 func TestCancelWhileQueued(t *testing.T) {
 	h := newHarness(t, 0, nil)
 	h.holdInit = make(chan struct{})
@@ -313,13 +377,108 @@ func TestCancelWhileQueued(t *testing.T) {
 	<-h.started
 	h.send(call(`"q"`, "block"), cancel(`"q"`), `{"jsonrpc":"2.0","id":"after","method":"ping"}`)
 	close(h.holdInit)
+	want := map[summary]bool{{"0", 0}: true, {`"after"`, 0}: true}
 	got := map[summary]bool{}
-	for range 3 {
-		got[summarize(h.recv())] = true
+	for _, s := range h.rest() {
+		got[s] = true
 	}
-	want := map[summary]bool{{"0", 0}: true, {`"q"`, -32800}: true, {`"after"`, 0}: true}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("replies (-want +got):\n%s", diff)
+	}
+	select {
+	case name := <-h.started:
+		t.Fatalf("%s started after its cancellation", name)
+	default:
+	}
+}
+
+// TestCancelledRequestGetsNoReply is issue 22 §4 ("a cancelled request is still
+// answered"): with one call in flight and one waiting for its slot, cancelling both
+// leaves both unanswered; the waiting one never starts, the running one's handler sees
+// the cancellation, and both ids may be used again at once. Only the requests sent
+// after them are answered.
+func TestCancelledRequestGetsNoReply(t *testing.T) {
+	h := newHarness(t, 0, nil, func(tr *stdio.Transport) { tr.MaxInFlight = 1 })
+	h.initialize()
+	h.send(waitCall("1", 1), waitCall("2", 2))
+	if n := <-h.order; n != 1 {
+		t.Fatalf("call %d started first", n)
+	}
+	h.send(cancel("2"), cancel("1"))
+	if c := <-h.causes; !errors.Is(c, context.Canceled) {
+		t.Fatalf("cause %v", c)
+	}
+	h.send(`{"jsonrpc":"2.0","id":2,"method":"ping"}`, `{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+	want := []summary{{"2", 0}, {"1", 0}}
+	if diff := cmp.Diff(want, h.rest()); diff != "" {
+		t.Fatalf("replies (-want +got):\n%s", diff)
+	}
+	select {
+	case n := <-h.order:
+		t.Fatalf("call %d started after its cancellation", n)
+	default:
+	}
+}
+
+// TestWorkInFlightIsBounded is issue 22 §3: with two requests in flight and two
+// waiting, the next ones are refused at once as busy (not started); the waiting ones
+// start in order of arrival as slots free, and no more than two calls ever run at once.
+func TestWorkInFlightIsBounded(t *testing.T) {
+	h := newHarness(t, 0, nil, func(tr *stdio.Transport) { tr.MaxInFlight = 2; tr.MaxQueued = 2 })
+	h.initialize()
+	for i := 1; i <= 6; i++ {
+		h.send(waitCall(strconv.Itoa(i), i))
+	}
+	for _, id := range []string{"5", "6"} {
+		m := h.recv()
+		if got := summarize(m); got != (summary{id, stdio.CodeServerBusy}) {
+			t.Fatalf("reply %+v, want request %s refused as busy", got, id)
+		}
+		if !strings.Contains(string(m["error"]), "busy") {
+			t.Fatalf("busy reply says %s", m["error"])
+		}
+	}
+	first := map[int]bool{<-h.order: true, <-h.order: true}
+	if !first[1] || !first[2] {
+		t.Fatalf("calls %v started first, want 1 and 2", first)
+	}
+	for _, next := range []int{3, 4} {
+		h.release <- struct{}{}
+		if got := summarize(h.recv()); got.Code != 0 {
+			t.Fatalf("released call answered %+v", got)
+		}
+		if n := <-h.order; n != next {
+			t.Fatalf("call %d started, want %d (order of arrival)", n, next)
+		}
+	}
+	for range 2 {
+		h.release <- struct{}{}
+		if got := summarize(h.recv()); got.Code != 0 {
+			t.Fatalf("released call answered %+v", got)
+		}
+	}
+	if m := h.most.Load(); m != 2 {
+		t.Fatalf("%d calls ran at once, want at most (and here exactly) 2", m)
+	}
+}
+
+// The queue's byte bound refuses a request that would take the waiting lines past it.
+func TestQueueByteBound(t *testing.T) {
+	one := len(waitCall("11", 11))
+	h := newHarness(t, 0, nil, func(tr *stdio.Transport) { tr.MaxInFlight = 1; tr.MaxQueuedBytes = one + one/2 })
+	h.initialize()
+	h.send(waitCall("10", 10), waitCall("11", 11), waitCall("12", 12))
+	if got := summarize(h.recv()); got != (summary{"12", stdio.CodeServerBusy}) {
+		t.Fatalf("reply %+v, want 12 refused as busy", got)
+	}
+	for _, want := range []int{10, 11} {
+		if n := <-h.order; n != want {
+			t.Fatalf("call %d started, want %d", n, want)
+		}
+		h.release <- struct{}{}
+		if got := summarize(h.recv()); got.Code != 0 {
+			t.Fatalf("released call answered %+v", got)
+		}
 	}
 }
 
