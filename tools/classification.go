@@ -32,9 +32,33 @@ type Rule struct {
 // approval-required, because it is not reviewed catalog data; and the extra arguments,
 // appended to the capability's argv, are one command line the shell classifier
 // classifies, so extra arguments that carry a forbidden command make a forbidden call.
+//
+// An ID naming a project's own task (IsProjectTaskID) is never looked up in the
+// catalog: what runs is the repository's definition, which a declaration evaluated
+// from the arguments alone (the hooks, the pipeline) cannot read, so such a call is
+// approval-required at least, and its extra arguments are classified on their own.
+// The tool's handler classifies the definition itself and may only raise that
+// (docs/project-tasks.md, "How they run").
 type CatalogRef struct {
 	ID    string
 	Extra string
+}
+
+// IsProjectTaskID reports whether id names a task a project declares for itself:
+// "<source>:<name>" with a source of internal/projecttasks (npm, vscode, make, just,
+// task) and a non-empty name, e.g. "npm:dev" or "vscode:Build Release". The sources
+// are written out here because this package cannot import projecttasks (it imports
+// this one); a test of capability_run holds the two lists equal.
+func IsProjectTaskID(id string) bool {
+	source, name, ok := strings.Cut(id, ":")
+	if !ok || name == "" {
+		return false
+	}
+	switch source {
+	case "npm", "vscode", "make", "just", "task":
+		return true
+	}
+	return false
 }
 
 // Test is what a condition asks of an argument.
@@ -161,7 +185,8 @@ func commandClass(v any, o Oracles) Class {
 func catalogClass(args Args, ref CatalogRef, o Oracles) Class {
 	id, _ := args[ref.ID].(string)
 	class := ApprovalRequired
-	if o.Catalog != nil {
+	task := IsProjectTaskID(id)
+	if o.Catalog != nil && !task {
 		if base, ok := o.Catalog(id); ok {
 			class = base
 		}
@@ -178,7 +203,7 @@ func catalogClass(args Args, ref CatalogRef, o Oracles) Class {
 	// a forbidden rule needs may sit in either (a forbidden command passed to a shell
 	// the catalog starts, or a path after a catalog argv that removes).
 	class = MaxClass(class, o.Shell(CommandLine(extra)))
-	if o.CatalogArgv != nil {
+	if o.CatalogArgv != nil && !task {
 		if argvs, ok := o.CatalogArgv(id); ok {
 			for _, argv := range argvs {
 				class = MaxClass(class, o.Shell(CommandLine(append(slices.Clip(argv), extra...))))

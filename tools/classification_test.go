@@ -150,3 +150,41 @@ func FuzzCommandLine(f *testing.F) {
 		}
 	})
 }
+
+// TestProjectTaskIDsNeverFromCatalog (issue 23 §1): an id naming a project's own task
+// (<source>:<name>) is at least approval-required whatever a catalog says of that id,
+// since what runs is the repository's definition, which neither the hooks nor the
+// pipeline's declaration read; extra arguments are still read by the shell classifier.
+func TestProjectTaskIDsNeverFromCatalog(t *testing.T) {
+	t.Parallel()
+	catalog := tools.Classification{Base: tools.ReadOnly, Rules: []tools.Rule{
+		{When: tools.WhenTrue("execute"), Catalog: &tools.CatalogRef{ID: "capability", Extra: "extra_args"}}}}
+	// A catalog that calls everything read-only, as a replacement catalog naming a
+	// project task's id could.
+	o := tools.Oracles{Shell: shell,
+		Catalog:     func(string) (tools.Class, bool) { return tools.ReadOnly, true },
+		CatalogArgv: func(id string) ([][]string, bool) { return [][]string{{"boom"}}, true }}
+	for _, c := range []struct {
+		args tools.Args
+		want tools.Class
+	}{
+		{tools.Args{"capability": "npm:lint", "execute": true}, tools.ApprovalRequired},
+		{tools.Args{"capability": "vscode:Build Release", "execute": true}, tools.ApprovalRequired},
+		{tools.Args{"capability": "make:test", "execute": true}, tools.ApprovalRequired},
+		{tools.Args{"capability": "just:fmt", "execute": true}, tools.ApprovalRequired},
+		{tools.Args{"capability": "task:lint", "execute": true}, tools.ApprovalRequired},
+		{tools.Args{"capability": "npm:lint"}, tools.ReadOnly}, // a plan
+		// The catalog's argv is not the task's: extra arguments are read on their own.
+		{tools.Args{"capability": "npm:lint", "execute": true, "extra_args": []any{"ls"}}, tools.ApprovalRequired},
+		{tools.Args{"capability": "npm:lint", "execute": true, "extra_args": []any{"boom"}}, tools.Forbidden},
+		// Not a project task's id: the catalog decides.
+		{tools.Args{"capability": "lint-npm", "execute": true}, tools.ReadOnly},
+		{tools.Args{"capability": "npm:", "execute": true}, tools.ReadOnly},
+		{tools.Args{"capability": "NPM:lint", "execute": true}, tools.ReadOnly},
+		{tools.Args{"capability": "cargo:build", "execute": true}, tools.ReadOnly},
+	} {
+		if got := catalog.With(c.args, o); got != c.want {
+			t.Errorf("%v: %s, want %s", c.args, got, c.want)
+		}
+	}
+}

@@ -50,6 +50,13 @@ func TestClaudePreToolUse(t *testing.T) {
 		{"reversible capability", plug + "capability_run", map[string]any{"capability": "tests", "execute": true}, "", "reversible"},
 		{"extra_args upgrade", plug + "capability_run", map[string]any{"capability": "tests", "execute": true, "extra_args": []any{"-k", "x"}}, "ask", "approval-required"},
 		{"read-only capability with extra_args", plug + "capability_run", map[string]any{"capability": "lint", "execute": true, "extra_args": []any{"x"}}, "ask", "approval-required"},
+		// A project's own task (issue 23 §1): the hook cannot read the project, so it
+		// asks, even when a catalog names the id read-only; a plan stays read-only.
+		{"project task", plug + "capability_run", map[string]any{"capability": "npm:dev", "execute": true}, "ask", "approval-required"},
+		{"project task a catalog calls read-only", plug + "capability_run", map[string]any{"capability": "npm:lint", "execute": true}, "ask", "approval-required"},
+		{"project task with spaces", plug + "capability_run", map[string]any{"capability": "vscode:Build Release", "execute": true}, "ask", "approval-required"},
+		{"project task plan", plug + "capability_run", map[string]any{"capability": "npm:lint"}, "", "read-only"},
+		{"project task, forbidden extra_args", plug + "capability_run", map[string]any{"capability": "make:test", "execute": true, "extra_args": []any{"/c", "format", "D:"}}, "deny", "forbidden"},
 		{"unknown WDA tool", plug + "workflow_execute", map[string]any{}, "ask", "approval-required"},
 		{"another server's tool", "mcp__other__env_inspect", map[string]any{}, "ask", "approval-required"},
 		{"non-object tool_input", plug + "package_install", "execute", "", "read-only"},

@@ -24,12 +24,14 @@ func testSpecs() classify.Specs {
 // testCatalog is the replacement catalog the hooks classify capability_run with in
 // these tests (the shipped catalog changes with the product): "dangerous" forbidden,
 // "deploy" approval-required, "tests" reversible, "lint" read-only; unknown ids are
-// approval-required and extra_args upgrade to approval-required.
+// approval-required and extra_args upgrade to approval-required. "npm:lint" is an id of
+// a project task's form, which the hooks must ask for whatever a catalog says of it.
 const testCatalog = `
 dangerous: {description: d, safety: forbidden, tools: [{name: x, argv: [x]}]}
 deploy: {description: d, safety: approval-required, tools: [{name: x, argv: [x]}]}
 tests: {description: d, safety: reversible, tools: [{name: x, argv: [x]}]}
 lint: {description: d, safety: read-only, tools: [{name: x, argv: [x]}]}
+"npm:lint": {description: d, safety: read-only, tools: [{name: x, argv: [x]}]}
 `
 
 type result struct {
