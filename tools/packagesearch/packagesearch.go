@@ -1,7 +1,10 @@
 // Package packagesearch is the package_search tool: the package-identity producer. It
 // runs the selected package manager's search (WinGet bound to the winget source,
-// Chocolatey with --limit-output, Scoop), returns the runner receipt and, when stdout
-// was captured whole, the matches parsed from it with their exact ids.
+// Chocolatey with --limit-output, Scoop), or its list of what is installed (installed)
+// or of the installed packages it has an upgrade for (upgrades), returns the runner
+// receipt and, when stdout was captured whole, the matches parsed from it with their
+// exact ids (for an installed list, with the installed version and the available
+// upgrade where the manager printed one).
 //
 // It never installs and never passes agreement flags: search accepts no source or
 // package agreement on the user's behalf (WinGet's --disable-interactivity makes a
@@ -25,6 +28,13 @@
 //     completed run "incomplete" (an error next to "No matches found." is not a clean
 //     empty answer). Scoop results from buckets that are not added are counted, not
 //     listed.
+//   - An installed list is read from up to 1 MiB of stdout (a machine's list is longer
+//     than a search's 8,000-byte tail) and filtered by the query here, never by the
+//     manager (Scoop reads its list filter as a regular expression); the result carries
+//     the usual tail. WinGet's list of upgrades is bound to the winget source, as
+//     package_install is; its list of what is installed is not, because WinGet's
+//     --source does not narrow that list and hides the Source column that tells the
+//     packages apart.
 package packagesearch
 
 import (
@@ -36,17 +46,21 @@ import (
 
 // In is the input of package_search.
 type In struct {
-	Query  string `json:"query" jsonschema:"required,minLength=1,maxLength=160,description=Search text (1-160 printable characters)."`
-	Source string `json:"source,omitempty" jsonschema:"enum=winget,enum=chocolatey,enum=scoop,default=winget,description=Package manager to search."`
+	Query     string `json:"query,omitempty" jsonschema:"minLength=1,maxLength=160,description=Search text (1-160 printable characters)."`
+	Source    string `json:"source,omitempty" jsonschema:"enum=winget,enum=chocolatey,enum=scoop,default=winget,description=Package manager to search."`
+	Installed bool   `json:"installed,omitempty" jsonschema:"default=false,description=List installed packages instead; query then filters."`
+	Upgrades  bool   `json:"upgrades,omitempty" jsonschema:"default=false,description=List installed packages with an upgrade (implies installed)."`
 }
 
 // Out is the result of package_search: status, query and source, then the runner receipt
 // merged in, then what was parsed from stdout (docs/tools/package_search.md, "Output").
 type Out struct {
 	tools.Status
-	Query  string   `json:"query,omitempty"`
-	Source string   `json:"source,omitempty"`
-	Argv   []string `json:"argv,omitempty" jsonschema:"description=The argv that ran; argv[0] is the resolved absolute path of the package manager."`
+	Query     string   `json:"query,omitempty"`
+	Source    string   `json:"source,omitempty"`
+	Installed bool     `json:"installed,omitempty" jsonschema:"description=The matches are installed packages (installed or upgrades was true); version is the installed version."`
+	Upgrades  bool     `json:"upgrades,omitempty" jsonschema:"description=The matches are installed packages the manager has an upgrade for."`
+	Argv      []string `json:"argv,omitempty" jsonschema:"description=The argv that ran; argv[0] is the resolved absolute path of the package manager."`
 	*plan.Receipt
 	Warning string `json:"warning,omitempty"`
 	// Matches is present only when stdout was captured whole.
@@ -64,6 +78,8 @@ type Match struct {
 	Source           string `json:"source"`
 	NameTruncated    bool   `json:"name_truncated,omitempty" jsonschema:"description=The manager cut the name to fit its column (it ends in …)."`
 	VersionTruncated bool   `json:"version_truncated,omitempty"`
+	Available        string `json:"available,omitempty" jsonschema:"description=Installed packages: the newer version the manager offers\\, as it printed it; absent when it printed none."`
+	Pinned           bool   `json:"pinned,omitempty" jsonschema:"description=Installed packages: the manager holds this package at its version (a Chocolatey pin\\, a held Scoop app)."`
 }
 
 // Statuses are the words of a package_search result's status.
@@ -75,7 +91,7 @@ func New(d Deps) tools.Tool {
 		Name:        "package_search",
 		Order:       5,
 		Title:       "Search packages",
-		Description: "Search WinGet, Chocolatey or Scoop for a package and return the matches with exact ids. Runs the package manager, which may contact its configured source; never installs.",
+		Description: "Search WinGet, Chocolatey or Scoop for a package, or list what is installed and what has an upgrade, and return the matches with exact ids. Runs the package manager, which may contact its configured source; never installs.",
 		Annotations: tools.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
 		// Always approval-required: it executes an external program that may contact a
 		// remote source.

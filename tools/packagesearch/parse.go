@@ -25,6 +25,10 @@ type parsed struct {
 	// not understood otherwise; firstErr and firstOdd quote the first of each.
 	errors, odd        int
 	firstErr, firstOdd string
+	// installed marks the parse of an installed list (the warnings' wording differs);
+	// notes are what the manager said it left out of one, in the warning's words.
+	installed bool
+	notes     []string
 }
 
 // clean reports that every line of the output was understood.
@@ -67,15 +71,22 @@ func (p parsed) warning() string {
 	if p.odd > 0 {
 		w = append(w, fmt.Sprintf("%d line(s) of the package manager's output were not understood (first: %q); matches may be missing", p.odd, p.firstOdd))
 	}
-	if p.skipped > 0 {
+	switch {
+	case p.skipped > 0 && p.installed:
+		w = append(w, fmt.Sprintf("%d installed package row(s) left out: the id was cut off by the package manager's column width or is not one word (a program the manager found outside its sources), or the row did not line up with the columns", p.skipped))
+	case p.skipped > 0:
 		w = append(w, fmt.Sprintf("%d result row(s) left out: the id was cut off by the package manager's column width or the row did not line up with the columns; search with a more specific query", p.skipped))
 	}
-	if p.byPosition {
+	switch {
+	case p.byPosition && p.installed:
+		w = append(w, "column headers were not recognised (localised output); name, id and version were taken from the manager's fixed column order, and the available upgrade and the source were not read")
+	case p.byPosition:
 		w = append(w, "column headers were not recognised (localised output); name, id and version were taken from the manager's fixed column order")
 	}
 	if p.remote > 0 {
 		w = append(w, fmt.Sprintf("%d result(s) are in known Scoop buckets that are not added on this machine and are not listed as matches; add the bucket (scoop bucket add <name>) and search again", p.remote))
 	}
+	w = append(w, p.notes...)
 	return strings.Join(w, "; ")
 }
 

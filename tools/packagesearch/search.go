@@ -12,22 +12,30 @@ import (
 	"github.com/windows-dev-agent/wda/tools"
 )
 
-// Timeout is the search timeout (docs/tools/package_search.md, "Limits").
-const Timeout = 90 * time.Second
+// Timeout is the search timeout, ListTimeout that of an installed list (a list of
+// upgrades asks the sources about every installed package), ListStdoutLimit the stdout
+// an installed list is read and parsed from, and ResultStdoutLimit the tail of it a
+// result carries (docs/tools/package_search.md, "Limits").
+const (
+	Timeout           = 90 * time.Second
+	ListTimeout       = 300 * time.Second
+	ListStdoutLimit   = 1 << 20
+	ResultStdoutLimit = proc.DefaultStdoutLimit
+)
 
 // managers maps a source to the executable name resolved on PATH.
 var managers = map[string]string{"winget": "winget", "chocolatey": "choco", "scoop": "scoop"}
 
 // Deps are the authorities package_search consults; tests pass fakes.
 type Deps struct {
-	Run      func(context.Context, proc.Request) proc.Receipt
-	Resolver func(getenv func(string) string) proc.Resolver
-	Timeout  time.Duration
+	Run                  func(context.Context, proc.Request) proc.Receipt
+	Resolver             func(getenv func(string) string) proc.Resolver
+	Timeout, ListTimeout time.Duration
 }
 
-// DefaultDeps are the real runner and resolver and the 90 s timeout.
+// DefaultDeps are the real runner and resolver and the 90 s and 300 s timeouts.
 func DefaultDeps() Deps {
-	return Deps{Run: proc.Run, Timeout: Timeout,
+	return Deps{Run: proc.Run, Timeout: Timeout, ListTimeout: ListTimeout,
 		Resolver: func(getenv func(string) string) proc.Resolver { return proc.NewResolver(getenv) }}
 }
 
@@ -77,17 +85,29 @@ func (d Deps) handle(ctx context.Context, env *tools.Env, in In) Out {
 	if !ok {
 		return Out{Status: tools.Status{Status: "invalid_input", Error: "source must be one of [winget chocolatey scoop]"}}
 	}
-	query, msg := validQuery(in.Query)
-	if msg != "" {
-		return Out{Status: tools.Status{Status: "invalid_input", Error: msg}, Source: source}
+	// upgrades lists installed packages too: it implies installed.
+	installed := in.Installed || in.Upgrades
+	var query string
+	if in.Query != "" || !installed {
+		q, msg := validQuery(in.Query)
+		if msg != "" {
+			return Out{Status: tools.Status{Status: "invalid_input", Error: msg}, Source: source}
+		}
+		query = q
 	}
 	path, found := d.Resolver(env.Lookup).Resolve(exe)
 	if !found {
-		return Out{Status: tools.Status{Status: "unavailable", Error: exe + " is not installed"}, Query: query, Source: source}
+		return Out{Status: tools.Status{Status: "unavailable", Error: exe + " is not installed"}, Query: query, Source: source,
+			Installed: installed, Upgrades: in.Upgrades}
 	}
-	argv := Argv(source, query)
-	argv[0] = path
-	r := d.Run(ctx, proc.Request{Argv: argv, Dir: filepath.Dir(path), Timeout: d.Timeout, OnProgress: plan.Progress(env.Progress)})
+	req := proc.Request{Dir: filepath.Dir(path), Timeout: d.Timeout, OnProgress: plan.Progress(env.Progress)}
+	if installed {
+		req.Argv, req.Timeout, req.StdoutLimit = ListArgv(source, in.Upgrades), d.ListTimeout, ListStdoutLimit
+	} else {
+		req.Argv = Argv(source, query)
+	}
+	req.Argv[0] = path
+	r := d.Run(ctx, req)
 
 	status := tools.StatusFailed
 	switch {
@@ -96,7 +116,16 @@ func (d Deps) handle(ctx context.Context, env *tools.Env, in In) Out {
 	case r.Succeeded:
 		status = tools.StatusCompleted
 	}
-	out := Out{Status: plan.Merge(status, "", r), Query: query, Source: source, Argv: r.Argv, Receipt: plan.FromReceipt(r)}
+	out := Out{Status: plan.Merge(status, "", r), Query: query, Source: source, Installed: installed, Upgrades: in.Upgrades,
+		Argv: r.Argv, Receipt: plan.FromReceipt(r)}
+	if installed {
+		// The whole list was read to be parsed; the result carries the tail a search
+		// would, marked truncated when it is not all of it.
+		var cut bool
+		if out.Receipt.Stdout, cut = tail(r.Stdout, ResultStdoutLimit); cut {
+			out.Receipt.StdoutTruncated = true
+		}
+	}
 	if !r.StdoutWhole() {
 		if r.Succeeded {
 			out.Status.Status = "incomplete"
@@ -104,7 +133,13 @@ func (d Deps) handle(ctx context.Context, env *tools.Env, in In) Out {
 		}
 		return out
 	}
-	p := parse(source, r.Stdout, r.Stderr)
+	var p parsed
+	if installed {
+		p = parseInstalled(source, in.Upgrades, r.Stdout, r.Stderr)
+		p.matches = filter(p.matches, query)
+	} else {
+		p = parse(source, r.Stdout, r.Stderr)
+	}
 	out.Matches, out.MatchesSkipped = p.matches, p.skipped
 	out.Warning = p.warning()
 	if !p.clean() && out.Status.Status == tools.StatusCompleted {

@@ -44,3 +44,57 @@ func FuzzParse(f *testing.F) {
 		_ = Width(in)
 	})
 }
+
+// alignedRef is split's alignment rule written the plain way: for each boundary, look
+// at every glyph for the one covering the cell before it (quadratic; the reference).
+func alignedRef(l string, cols []Column) bool {
+	g := layout(l)
+	width := 0
+	if n := len(g); n > 0 {
+		width = g[n-1].col + g[n-1].width
+	}
+	for _, c := range cols[1:] {
+		if c.Start <= 0 || width <= c.Start {
+			continue
+		}
+		for _, x := range g {
+			if x.width > 0 && x.col <= c.Start-1 && c.Start-1 < x.col+x.width {
+				if x.r != ' ' {
+					return false
+				}
+				break
+			}
+		}
+	}
+	return true
+}
+
+// FuzzSplitDifferential: split's one-pass alignment check agrees with the plain rule on
+// every line, for columns at the word starts of the first line.
+func FuzzSplitDifferential(f *testing.F) {
+	f.Add("Name  Id   Version\nGit   Git.Git 2.4", "")
+	f.Add("名称  ID  版本\n阿里云盘 Alibaba 2", "")
+	f.Add("a b c d\nab cd", "e\u0301 👍🏽 x")
+	f.Fuzz(func(t *testing.T, in, more string) {
+		lines := Lines(in + "\n" + more)
+		var starts []int
+		prevSpace := true
+		for _, g := range layout(lines[0]) {
+			if g.width > 0 && g.r != ' ' && prevSpace {
+				starts = append(starts, g.col)
+			}
+			prevSpace = g.width > 0 && g.r == ' '
+		}
+		if len(starts) == 0 {
+			return
+		}
+		starts[0] = 0
+		cols := columnsAt(starts)
+		for _, l := range lines {
+			_, ok := split(l, cols)
+			if want := alignedRef(l, cols); ok != want {
+				t.Fatalf("split(%q) aligned=%v, the plain rule says %v (columns %v)", l, ok, want, starts)
+			}
+		}
+	})
+}

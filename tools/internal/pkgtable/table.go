@@ -163,11 +163,20 @@ func split(l string, cols []Column) ([]Cell, bool) {
 	if n := len(g); n > 0 {
 		width = g[n-1].col + g[n-1].width
 	}
+	// The column starts increase and the glyphs are in display order, so one pass over
+	// both finds the glyph covering the cell before each boundary: a table of many
+	// columns costs the length of its lines, not their product (an installed list is
+	// read from up to 1 MiB).
+	j := 0
 	for _, c := range cols[1:] {
 		if c.Start <= 0 || width <= c.Start {
 			continue
 		}
-		if !blankAt(g, c.Start-1) {
+		cell := c.Start - 1
+		for j < len(g) && (g[j].width == 0 || g[j].col+g[j].width <= cell) {
+			j++
+		}
+		if j < len(g) && g[j].col <= cell && g[j].r != ' ' {
 			return nil, false
 		}
 	}
@@ -185,14 +194,4 @@ func split(l string, cols []Column) ([]Cell, bool) {
 		cells[i] = Cell{Text: s, Truncated: strings.HasSuffix(s, "…") || strings.HasSuffix(s, "...")}
 	}
 	return cells, true
-}
-
-// blankAt reports whether display cell col is covered by a space (or by nothing).
-func blankAt(g []glyph, col int) bool {
-	for _, x := range g {
-		if x.width > 0 && x.col <= col && col < x.col+x.width {
-			return x.r == ' '
-		}
-	}
-	return true
 }
