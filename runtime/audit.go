@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 
 	"github.com/windows-dev-agent/wda/internal/audit"
@@ -17,7 +18,10 @@ func (a auditLog) RecordCall(_ context.Context, rec CallRecord) {
 	r := audit.FromCall(audit.Call{Tool: rec.Tool, Class: string(rec.Class), Host: rec.Host, SessionID: rec.SessionID,
 		Duration: rec.Duration, Execute: rec.Execute, PlanFirst: rec.PlanFirst, MayStartProcess: rec.MayStartProcess,
 		Statuses: rec.Statuses, Result: rec.Result, ProtocolError: rec.ProtocolError})
-	if err := audit.Append(rec.DataDir, r); err != nil {
+	switch err := audit.Append(rec.DataDir, r); {
+	case errors.Is(err, audit.ErrNotYetWritten):
+		a.logger.Warn("windows-dev-agent: audit record queued, not yet written", "tool", rec.Tool, "err", err)
+	case err != nil:
 		a.logger.Warn("windows-dev-agent: audit record not written", "tool", rec.Tool, "err", err)
 	}
 }

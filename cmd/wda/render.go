@@ -147,7 +147,7 @@ func renderEnv(v *view, out map[string]any) {
 	v.printf("\nSystem\n")
 	v.table([][]string{
 		{"OS", strings.TrimSpace(fmt.Sprintf("%s %s", str(sys["os_name"]), str(sys["os_version"]))), str(sys["architecture"])},
-		{"Processor", str(sys["processor_name"]), fmt.Sprintf("%v package(s)", sys["processor_count"])},
+		{"Processor", str(sys["processor_name"]), fmt.Sprintf("%v logical processor(s), %v package(s)", sys["logical_processors"], sys["processor_packages"])},
 		{"Memory", fmt.Sprintf("%v GB", sys["total_physical_memory_gb"]), ""},
 	})
 	// Runtimes: presence from the snapshot, version and path from tool_discover.
@@ -213,7 +213,7 @@ func renderEnv(v *view, out map[string]any) {
 		{"WSL", wsl},
 		{"Windows Sandbox", fmt.Sprintf("%s (state %s)", tri(virt["windows_sandbox_available"]), str(virt["windows_sandbox_state"]))},
 		{"Hyper-V", fmt.Sprintf("%s (state %s)", tri(virt["hyper_v_available"]), str(virt["hyper_v_state"]))},
-		{"Docker", tri(dt["docker_available"])},
+		{"Docker", fmt.Sprintf("installed %s, engine running %s", tri(dt["docker_installed"]), tri(dt["docker_running"]))},
 		{"Dev Drive", fmt.Sprintf("%s (state %s)", tri(virt["dev_drive_enabled"]), str(virt["dev_drive_state"]))},
 	})
 	var avail []string

@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/windows-dev-agent/wda"
+	"github.com/windows-dev-agent/wda/internal/audit"
 	"github.com/windows-dev-agent/wda/internal/config"
 	"github.com/windows-dev-agent/wda/internal/stdio"
 	"github.com/windows-dev-agent/wda/runtime"
@@ -39,8 +40,17 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 	srv := runtime.NewServer(s.reg, s.opts)
 	tr := &stdio.Transport{In: stdin, Out: stdout}
 	srv.AddReceivingMiddleware(tr.Middleware())
-	return serve(srv, tr, stderr, shutdownGrace)
+	code := serve(srv, tr, stderr, shutdownGrace)
+	// Records still waiting for the audit lock (another process holds it) are written
+	// before the process exits (docs/audit.md, "Writers").
+	if err := audit.Flush(auditFlush); err != nil {
+		fmt.Fprintf(stderr, "wda mcp: audit records not written before exit: %v\n", err)
+	}
+	return code
 }
+
+// auditFlush bounds the wait for queued audit records at exit.
+const auditFlush = 5 * time.Second
 
 // shutdownGrace bounds how long the calls in flight may take to end once shutdown
 // began; their contexts are cancelled at its start (docs/transport.md, "Shutdown").

@@ -86,26 +86,40 @@ func checkRunReply(t *testing.T, m map[string]json.RawMessage) {
 	}
 }
 
-// notifications/cancelled stops the run and its whole tree; the cancelled call is
-// answered and the server keeps serving.
+// notifications/cancelled stops the run and its whole tree; the cancelled call gets no
+// reply (the MCP specification: a receiver SHOULD NOT answer a cancelled request;
+// docs/transport.md §5) and the server keeps serving.
 func TestE2ECancelKillsTree(t *testing.T) {
 	s, tree := startLongRun(t)
 	beginLongRun(t, s, tree, "2")
 	s.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"test"}}`)
 	bounded(t, "the tree ending after cancellation", tree.gone)
 	s.send(`{"jsonrpc":"2.0","id":3,"method":"ping"}`)
-	seen := map[string]bool{}
-	for !seen["2"] || !seen["3"] {
+	expectOnly(t, s, "3", "2")
+}
+
+// expectOnly reads messages until the reply to id want, failing on a reply to the
+// cancelled id: the ping is sent after the cancellation, so a reply to the cancelled
+// request would have been written first.
+func expectOnly(t *testing.T, s *rawServer, want, cancelled string) {
+	t.Helper()
+	for {
 		m := s.recvRaw()
-		if string(m["id"]) == "2" {
-			checkRunReply(t, m)
+		switch string(m["id"]) {
+		case cancelled:
+			t.Fatalf("the cancelled request %s was answered: %v", cancelled, m)
+		case want:
+			if r := summarize(m); r.Code != 0 {
+				t.Fatalf("reply to %s is an error: %s", want, m["error"])
+			}
+			return
 		}
-		seen[string(m["id"])] = true
 	}
 }
 
 // Twenty requests share one id while the first is in flight: the nineteen others are
-// refused naming the id, none vanishes, and the first is still answered.
+// refused naming the id, none vanishes; after the first is cancelled it gets no reply,
+// and its id is free again at once.
 func TestE2EDuplicateInFlightID(t *testing.T) {
 	s, tree := startLongRun(t)
 	beginLongRun(t, s, tree, "7")
@@ -118,11 +132,10 @@ func TestE2EDuplicateInFlightID(t *testing.T) {
 	}
 	s.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}`)
 	bounded(t, "the tree ending after cancellation", tree.gone)
-	m := s.recvRaw()
-	if string(m["id"]) != "7" {
-		t.Fatalf("reply %v", m)
-	}
-	checkRunReply(t, m)
+	s.send(`{"jsonrpc":"2.0","id":8,"method":"ping"}`)
+	expectOnly(t, s, "8", "7")
+	s.send(`{"jsonrpc":"2.0","id":7,"method":"ping"}`)
+	expectOnly(t, s, "7", "")
 }
 
 // Shutdown (each trigger of this platform) during a run: the tree ends, the run is
