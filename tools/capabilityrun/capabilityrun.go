@@ -1,6 +1,8 @@
 // Package capabilityrun is the capability_run tool: plan (execute:false) or run a
-// catalog capability through the capability engine (tools/internal/capability), bound to the
-// executable identity the caller reviewed.
+// catalog capability, or a task the bound project declares (npm:dev, make:test,
+// docs/project-tasks.md), through the capability engine (tools/internal/capability),
+// bound to the executable identity, and for a project task the definition identity,
+// the caller reviewed.
 package capabilityrun
 
 import (
@@ -16,12 +18,16 @@ import (
 
 // In is the input of capability_run.
 type In struct {
-	Capability string   `json:"capability" jsonschema:"required,minLength=1,maxLength=256,description=Capability id from the catalog."`
+	Capability string   `json:"capability" jsonschema:"required,minLength=1,maxLength=256,description=Catalog capability id\\, or a project task as <source>:<name> (npm:dev\\, make:test)."`
 	ExtraArgs  []string `json:"extra_args,omitempty" jsonschema:"maxItems=128,description=Extra arguments appended to the argv as separate elements (never shell-joined)."`
 	Cwd        string   `json:"cwd,omitempty" jsonschema:"description=Project directory to run in (default: the active project)."`
 	Execute    bool     `json:"execute,omitempty" jsonschema:"default=false,description=false returns the plan; true runs the reviewed plan."`
 	tools.Identity
-	TimeoutSeconds int `json:"timeout_seconds,omitempty" jsonschema:"minimum=1,maximum=600,default=120,description=Timeout in seconds."`
+	// ExpectedDefinitionSHA256 is a project task's definition identity echoed from the
+	// plan (definition_sha256): an execution reads the task again and runs it only when
+	// its definition is still the one reviewed.
+	ExpectedDefinitionSHA256 string `json:"expected_definition_sha256,omitempty" jsonschema:"minLength=64,maxLength=64,pattern=^[0-9A-Fa-f]{64}$,description=Project tasks: definition_sha256 echoed from the plan."`
+	TimeoutSeconds           int    `json:"timeout_seconds,omitempty" jsonschema:"minimum=1,maximum=600,default=120,description=Timeout in seconds."`
 }
 
 // Out is the result of capability_run: the engine's merged plan + receipt + status,
@@ -45,6 +51,9 @@ type Deps struct {
 	Runner      proc.Runner
 	Fingerprint func(path string) (proc.Identity, error)
 	SamePath    func(a, b string) bool
+	// Environ is the environment a project task's own variables are added to (nil:
+	// os.Environ).
+	Environ func() []string
 }
 
 // DefaultDeps are the shipped catalog and the real resolver, runner and fingerprints.
@@ -68,13 +77,15 @@ func New(d Deps) tools.Tool {
 		Name:        "capability_run",
 		Order:       3,
 		Title:       "Run capability",
-		Description: "Plan or run a capability from the catalog (capabilities.yaml). execute:false returns the exact argv, the absolute executable and its SHA-256 identity for review; execute:true runs it only when the reviewed identity is echoed back unchanged. Forbidden capabilities are blocked; extra_args make a call approval-required.",
+		Description: "Plan or run a capability from the catalog (capabilities.yaml) or a task the project declares (npm:dev, make:test). execute:false returns the exact argv, the absolute executable and its SHA-256 identity for review; execute:true runs it only when the reviewed identity (and a task's definition_sha256) is echoed back unchanged. Forbidden capabilities are blocked; project tasks and extra_args make a call approval-required.",
 		Annotations: tools.Annotations{ReadOnly: false, Destructive: true, Idempotent: false, OpenWorld: true},
 		ProjectArg:  "cwd",
 		// A plan is read-only; an execution takes the effective class of the named
 		// capability in the catalog in force, raised by extra arguments: to
 		// approval-required, or to forbidden when the shell classifier forbids the
-		// argv they make (docs/safety.md).
+		// argv they make (docs/safety.md). A project task's id is approval-required
+		// here (tools.IsProjectTaskID); the engine classifies its definition and
+		// blocks a forbidden one itself.
 		Classes: tools.Classification{Base: tools.ReadOnly, Rules: []tools.Rule{
 			{When: tools.WhenTrue("execute"), Catalog: &tools.CatalogRef{ID: "capability", Extra: "extra_args"}},
 		}},
@@ -128,10 +139,13 @@ func (d Deps) handle(ctx context.Context, env *tools.Env, in In) (Out, error) {
 		dir = env.Project.Path
 	}
 	e := &capability.Engine{Catalog: cat, Resolver: d.Resolver(env.Lookup), Runner: d.Runner,
-		Fingerprint: d.Fingerprint, SamePath: d.SamePath}
+		Fingerprint: d.Fingerprint, SamePath: d.SamePath, Environ: d.Environ}
 	req := capability.Request{Capability: in.Capability, ExtraArgs: in.ExtraArgs, Dir: dir,
-		Execute: in.Execute, Expected: in.Identity, TimeoutSeconds: in.TimeoutSeconds, Progress: env.Progress}
-	if in.Execute && env.Project != nil {
+		Execute: in.Execute, Expected: in.Identity, TimeoutSeconds: in.TimeoutSeconds, Progress: env.Progress,
+		Project: env.Project, ExpectedDefinitionSHA256: in.ExpectedDefinitionSHA256}
+	// A project task opens its own working directory from the held root (its cwd may
+	// be a directory below the bound one); a catalog capability runs in the bound one.
+	if in.Execute && env.Project != nil && !tools.IsProjectTaskID(in.Capability) {
 		// The run gets the bound project by handle: whatever happens to its name after
 		// the binding, the child starts in the directory that was checked.
 		h, err := env.Project.Dir()
@@ -156,6 +170,10 @@ func withExecuteArguments(res capability.Result, in In) Out {
 	exec.Identity = tools.Identity{ExpectedExecutable: res.Executable,
 		ExpectedExecutableIdentityKind: string(res.ExecutableIdentityKind),
 		ExpectedExecutableIdentitySHA:  res.ExecutableIdentitySHA256}
+	exec.ExpectedDefinitionSHA256 = ""
+	if res.TaskPlan != nil {
+		exec.ExpectedDefinitionSHA256 = res.DefinitionSHA256
+	}
 	out.ExecuteArguments = &exec
 	return out
 }

@@ -32,7 +32,8 @@ const (
 	ErrExpectedMalformed = "expected_executable_identity_kind and expected_executable_identity_sha256 are required when execute is true: echo them from the reviewed plan (kind file, app_execution_alias or powershell_script; sha256 of 64 hexadecimal characters)"
 )
 
-// Engine plans and executes catalog capabilities. Every field is required.
+// Engine plans and executes catalog capabilities and project tasks. Every field up
+// to SamePath is required.
 type Engine struct {
 	Catalog  *catalog.Catalog
 	Resolver proc.Resolver
@@ -41,6 +42,13 @@ type Engine struct {
 	Fingerprint func(path string) (proc.Identity, error)
 	// SamePath is proc.SamePath in production (plan.CheckEchoWith's path rule).
 	SamePath func(a, b string) bool
+	// GOOS is the system project tasks are read for (projecttasks.Options.GOOS; ""
+	// means this one).
+	GOOS string
+	// Environ is the environment a project task that sets variables of its own
+	// (VS Code options.env) gets them added to; nil means os.Environ. A task that sets
+	// none inherits the server's environment, as a catalog capability does.
+	Environ func() []string
 }
 
 // Request is one capability_run call after the project directory is resolved.
@@ -58,6 +66,12 @@ type Request struct {
 	TimeoutSeconds int
 	// Progress, when set, hears how a run is going.
 	Progress func(tools.Progress)
+	// Project is the bound project directory. A project task (tools.IsProjectTaskID)
+	// is read from it and runs in it; a catalog capability does not use it.
+	Project *tools.Project
+	// ExpectedDefinitionSHA256 is a project task's definition identity echoed from
+	// the reviewed plan (its definition_sha256).
+	ExpectedDefinitionSHA256 string
 }
 
 // SelectTool returns the first tool of cp whose argv[0] resolves, with the absolute
@@ -87,6 +101,11 @@ func ClampTimeout(seconds int) time.Duration {
 // Run plans req and, when req.Execute is true, executes it. Every refusal before a
 // process starts reports execution_started false.
 func (e *Engine) Run(ctx context.Context, req Request) Result {
+	// A project's own task is read from the project, never looked up in the catalog
+	// (tools.IsProjectTaskID).
+	if tools.IsProjectTaskID(req.Capability) {
+		return e.runTask(ctx, req)
+	}
 	// 2. Unknown id.
 	cp, ok := e.Catalog.Get(req.Capability)
 	if !ok {
@@ -108,14 +127,13 @@ func (e *Engine) Run(ctx context.Context, req Request) Result {
 		return res
 	}
 
-	// 4. extra_args are literal argv elements; an empty one is never meaningful.
-	for i, a := range req.ExtraArgs {
-		if a == "" {
-			return invalid(res, fmt.Sprintf("extra_args[%d] must be a non-empty string", i))
-		}
-		if strings.ContainsRune(a, 0) {
-			return invalid(res, fmt.Sprintf("extra_args[%d] must not contain a NUL character", i))
-		}
+	// 4. extra_args are literal argv elements; an empty one is never meaningful. A
+	// definition identity belongs to project tasks only.
+	if msg := checkExtraArgs(req.ExtraArgs); msg != "" {
+		return invalid(res, msg)
+	}
+	if req.ExpectedDefinitionSHA256 != "" {
+		return invalid(res, ErrDefinitionNotTask)
 	}
 
 	// 5. Effective class, argv, identity, plan.
@@ -158,6 +176,19 @@ func (e *Engine) Run(ctx context.Context, req Request) Result {
 	rc := e.Runner.Run(ctx, proc.Request{Argv: slices.Clone(argv), Dir: req.Dir, DirHandle: req.DirHandle,
 		Timeout: ClampTimeout(req.TimeoutSeconds), Expected: seal, OnProgress: plan.Progress(req.Progress)})
 	return merge(res, rc)
+}
+
+// checkExtraArgs is the refusal of extra arguments that cannot be argv elements, or "".
+func checkExtraArgs(extra []string) string {
+	for i, a := range extra {
+		if a == "" {
+			return fmt.Sprintf("extra_args[%d] must be a non-empty string", i)
+		}
+		if strings.ContainsRune(a, 0) {
+			return fmt.Sprintf("extra_args[%d] must not contain a NUL character", i)
+		}
+	}
+	return ""
 }
 
 // echoError is capability_run's error text for a refused echo.

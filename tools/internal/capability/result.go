@@ -3,6 +3,7 @@ package capability
 import (
 	"github.com/windows-dev-agent/wda/internal/plan"
 	"github.com/windows-dev-agent/wda/internal/proc"
+	"github.com/windows-dev-agent/wda/internal/projecttasks"
 	"github.com/windows-dev-agent/wda/schema"
 	"github.com/windows-dev-agent/wda/tools"
 )
@@ -21,7 +22,14 @@ type Result struct {
 	BaseSafetyClass tools.Class `json:"base_safety_class,omitempty" jsonschema:"enum=read-only,enum=reversible,enum=approval-required,enum=forbidden,description=The catalog class of the capability."`
 	SafetyClass     tools.Class `json:"safety_class,omitempty" jsonschema:"enum=read-only,enum=reversible,enum=approval-required,enum=forbidden,description=Effective class of this call (extra_args make it approval-required)."`
 	CheckedTools    []string    `json:"checked_tools,omitempty" jsonschema:"description=Configured tools of which none is installed (unavailable only)."`
+	// ProjectTasks, SafetyReason, Warnings and MoreWarnings are a project task's
+	// (docs/tools/capability_run.md, "Project tasks").
+	ProjectTasks []string               `json:"project_tasks,omitempty" jsonschema:"description=The tasks the project declares (unknown_capability of a project task id only)."`
+	SafetyReason string                 `json:"safety_reason,omitempty" jsonschema:"description=Why a project task has its class."`
+	Warnings     []projecttasks.Warning `json:"warnings,omitempty" jsonschema:"description=What the reader of the task's file skipped (for an unknown task: of the files of its source)."`
+	MoreWarnings int                    `json:"more_warnings,omitempty" jsonschema:"description=How many other warnings the reader gave (about other files)."`
 	*Plan
+	*TaskPlan
 	*plan.Receipt
 }
 
