@@ -15,4 +15,14 @@
 // fingerprinting and running come in through proc.Resolver, a fingerprint function
 // and proc.Runner, so tests need no PATH and the real runner stays the only spawner.
 // The `command` field is a display rendering only and is never executed.
+//
+// A project's own task (an id such as npm:dev, tools.IsProjectTaskID) is read from the
+// bound project with internal/projecttasks on every call, never looked up in the
+// catalog: its class comes from ClassifyTask (approval-required at least, unless its
+// argv is exactly a catalog capability's; every text it runs through the shell
+// classifier), its program from PATH or from inside the project (ProgramRel), and its
+// execution needs the definition identity echoed as well as the executable's
+// (docs/tools/capability_run.md, "Project tasks"; docs/project-tasks.md, "How they
+// run"). The engine never starts a shell of its own: a task that runs a shell names it
+// as its program, and the plan shows it.
 package capability
