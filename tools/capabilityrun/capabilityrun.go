@@ -35,7 +35,8 @@ type In struct {
 type Out struct {
 	capability.Result
 	// ExecuteArguments is this call's own arguments with execute:true and the reviewed
-	// identity as the three expected_executable* fields: a caller passes it back
+	// identity as the three expected_executable* fields (and a project task's
+	// definition identity as expected_definition_sha256): a caller passes it back
 	// unchanged to run exactly what it reviewed (docs/cli.md, "execute_arguments").
 	// Present only on status planned, and never for a forbidden capability, whose
 	// execution is blocked whatever it echoes.
