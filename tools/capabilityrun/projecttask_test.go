@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/windows-dev-agent/wda/internal/catalog"
 	"github.com/windows-dev-agent/wda/tools"
 )
 
@@ -129,5 +130,20 @@ func TestProjectTaskRefusals(t *testing.T) {
 	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Fatal("a refused task ran")
+	}
+}
+
+// TestShippedIDsAreNotProjectTaskIDs: no shipped capability has an id of a project
+// task's form, which capability_run would read from the project instead.
+func TestShippedIDsAreNotProjectTaskIDs(t *testing.T) {
+	t.Parallel()
+	shipped, err := catalog.Shipped()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range shipped.IDs() {
+		if tools.IsProjectTaskID(id) || strings.Contains(id, ":") {
+			t.Errorf("shipped capability %q has a project task's form", id)
+		}
 	}
 }
