@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/windows-dev-agent/wda/host"
@@ -47,12 +46,15 @@ func newSession(hostName string, f config.Flags, getenv func(string) string) (*s
 }
 
 // loadCatalog parses the catalog in force once: the shipped one, or the replacement
-// named by WINDOWS_DEV_AGENT_CATALOG.
+// named by WINDOWS_DEV_AGENT_CATALOG. The replacement is read with catalog.ReadFile,
+// which stops after catalog.MaxBytes+1 bytes and refuses anything but a regular file,
+// so a huge file, a device or a pipe named there costs at most 1 MiB (docs/catalog.md,
+// "Limits").
 func loadCatalog(path string) (*catalog.Catalog, error) {
 	if path == "" {
 		return catalog.Shipped()
 	}
-	src, err := os.ReadFile(path)
+	src, err := catalog.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", config.CatalogVar, err)
 	}
