@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -121,7 +120,9 @@ func (p *pipeline) refuse(rec *CallRecord, status, msg string) (*mcp.CallToolRes
 // the schema, the binding or the tool itself found it (docs/architecture.md, "The call
 // pipeline"): isError true, the message as the first text block, so the model reads
 // it and corrects the call, and the whole result as JSON after it when the result
-// carries more than the refusal's own fields.
+// carries more than the refusal's own fields. The text is the structured content's
+// own bytes, compact: a host that gives the model the text (or both) pays for every
+// indentation byte for the rest of the session (issue 24).
 func (p *pipeline) result(rec *CallRecord, out any) (*mcp.CallToolResult, error) {
 	b, err := json.Marshal(out)
 	if err != nil {
@@ -148,28 +149,12 @@ func (p *pipeline) result(rec *CallRecord, out any) (*mcp.CallToolResult, error)
 		}
 		res.Content = []mcp.Content{&mcp.TextContent{Text: msg}}
 		if !bareStatus(b) {
-			text, err := indent(b)
-			if err != nil {
-				return nil, err
-			}
-			res.Content = append(res.Content, &mcp.TextContent{Text: text})
+			res.Content = append(res.Content, &mcp.TextContent{Text: string(b)})
 		}
 		return res, nil
 	}
-	text, err := indent(b)
-	if err != nil {
-		return nil, err
-	}
-	res.Content = []mcp.Content{&mcp.TextContent{Text: text}}
+	res.Content = []mcp.Content{&mcp.TextContent{Text: string(b)}}
 	return res, nil
-}
-
-func indent(b []byte) (string, error) {
-	var text bytes.Buffer
-	if err := json.Indent(&text, b, "", "  "); err != nil {
-		return "", &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
-	}
-	return text.String(), nil
 }
 
 // bareStatus reports whether the encoded result b has no member beyond a refusal's
