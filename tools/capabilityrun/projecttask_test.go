@@ -147,3 +147,43 @@ func TestShippedIDsAreNotProjectTaskIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestCatalogScriptClassified: a catalog capability that runs a project's Node script
+// (test-npm, lint-npm, build-npm) is forbidden when the script, or its pre-script, is a
+// command the shell classifier forbids: the same script is blocked whether it is asked
+// for as npm:test or as test-npm. A harmless script keeps the reviewed class.
+func TestCatalogScriptClassified(t *testing.T) {
+	t.Parallel()
+	dir, _ := toolDir(t, "npm", "#!/bin/sh\n")
+	for _, c := range []struct {
+		name, pkg, capability string
+		want                  string
+	}{
+		{"harmless test script", `{"scripts": {"test": "vitest run"}}`, "test-npm", "reversible"},
+		{"forbidden test script", `{"scripts": {"test": "format C: /q"}}`, "test-npm", "forbidden"},
+		{"forbidden pretest", `{"scripts": {"pretest": "diskpart /s wipe.txt", "test": "vitest"}}`, "test-npm", "forbidden"},
+		{"forbidden lint script", `{"scripts": {"lint": "rm -rf /c/Win{d,}ows"}}`, "lint-npm", "forbidden"},
+		{"other script forbidden", `{"scripts": {"build": "bcdedit /deletevalue safeboot", "test": "vitest"}}`, "test-npm", "reversible"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			e := env(t, dir, "")
+			writeFiles(t, e, map[string]string{"package.json": c.pkg})
+			m := call(t, e, tools.Args{"capability": c.capability})
+			if m["safety_class"] != c.want {
+				t.Fatalf("safety_class %v, want %s: %v", m["safety_class"], c.want, m)
+			}
+			if c.want == "forbidden" {
+				if m["execute_arguments"] != nil || !strings.Contains(m["safety_reason"].(string), "forbids") {
+					t.Errorf("a forbidden plan offers execution or no reason: %v", m)
+				}
+				x := call(t, e, tools.Args{"capability": c.capability, "execute": true, "expected_executable": m["executable"],
+					"expected_executable_identity_kind": m["executable_identity_kind"],
+					"expected_executable_identity_sha256": m["executable_identity_sha256"]})
+				if x["status"] != "blocked" || x["execution_started"] == true {
+					t.Errorf("execute: %v", x)
+				}
+			}
+		})
+	}
+}

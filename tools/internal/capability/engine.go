@@ -140,6 +140,10 @@ func (e *Engine) Run(ctx context.Context, req Request) Result {
 	class := EffectiveClass(cp, req.ExtraArgs)
 	argv := append(append([]string{exe}, tool.Argv[1:]...), req.ExtraArgs...)
 	res.BaseSafetyClass = cp.Safety
+	if why, ok := scriptForbidden(req.Project, e.GOOS, tool.Argv); ok {
+		class = tools.Forbidden
+		res.SafetyReason = why
+	}
 	res.SafetyClass = class
 	res.Plan = &Plan{Tool: tool.Name, Executable: exe, Argv: argv, Command: plan.Command(argv),
 		RequiresHostApproval: RequiresHostApproval(class)}
