@@ -132,12 +132,18 @@ func TestShippedTableIsFresh(t *testing.T) {
 }
 
 // TestShippedTableClassifiesLikeTheTools: for a spread of arguments, the table the hooks
-// use gives every tool the class the tool itself gives.
+// use (the classes and the argv of the shipped catalog, with the shell classifier) gives
+// every tool the class the tool itself gives; a drive after `dotnet format` is forbidden
+// only after the shipped argv (issue 22 §1).
 func TestShippedTableClassifiesLikeTheTools(t *testing.T) {
 	argsList := []tools.Args{{}, {"execute": true}, {"execute": false}, {"include_host": true}, {"config_path": "x"},
 		{"execute": true, "capability": "test-go"}, {"execute": true, "capability": "create-pr"},
-		{"execute": true, "capability": "test-go", "extra_args": []any{"-v"}}, {"execute": true, "capability": "nope"}}
+		{"execute": true, "capability": "test-go", "extra_args": []any{"-v"}}, {"execute": true, "capability": "nope"},
+		{"execute": true, "capability": "format-dotnet", "extra_args": []any{"D:"}},
+		{"execute": true, "capability": "formatting-dotnet", "extra_args": []any{`C:\`}},
+		{"execute": true, "command": "cmd.exe /c format D:"}}
 	lookup := func(id string) (tools.Class, bool) { c, ok := classify.ShippedCatalog[id]; return c, ok }
+	o := tools.Oracles{Catalog: lookup, CatalogArgv: classify.ShippedCatalogArgv, Shell: classify.Shell}
 	for _, tl := range tools.Default().Tools() {
 		sp, ok := classify.Shipped.Lookup(tl.Name())
 		if !ok {
@@ -145,7 +151,7 @@ func TestShippedTableClassifiesLikeTheTools(t *testing.T) {
 			continue
 		}
 		for _, a := range argsList {
-			if got, want := sp.Classes.Of(a, lookup), tl.Classify(a); got != want {
+			if got, want := sp.Classes.With(a, o), tl.Classify(a); got != want {
 				t.Errorf("%s %v: table says %s, the tool %s", tl.Name(), a, got, want)
 			}
 		}

@@ -97,3 +97,104 @@ var ShippedCatalog = map[string]tools.Class{
 	"test-python":         tools.Reversible,
 	"vet-go":              tools.Reversible,
 }
+
+// ShippedCatalogArgv is the argv of each tool of a shipped capability, in preference
+// order, as tools.Oracles.CatalogArgv wants it: the hooks classify extra arguments after
+// each, as the server does (docs/tools/capability_run.md).
+func ShippedCatalogArgv(id string) ([][]string, bool) {
+	switch id {
+	case "build-cargo":
+		return [][]string{{"cargo", "build"}}, true
+	case "build-cmake":
+		return [][]string{{"cmake", "--build", "build"}}, true
+	case "build-dotnet":
+		return [][]string{{"dotnet", "build"}}, true
+	case "build-go":
+		return [][]string{{"go", "build", "./..."}}, true
+	case "build-msbuild":
+		return [][]string{{"msbuild", "-nologo", "-restore"}}, true
+	case "build-npm":
+		return [][]string{{"npm", "run", "build"}}, true
+	case "check-cargo":
+		return [][]string{{"cargo", "check"}}, true
+	case "clippy-cargo":
+		return [][]string{{"cargo", "clippy"}}, true
+	case "configure-cmake":
+		return [][]string{{"cmake", "-S", ".", "-B", "build"}}, true
+	case "create-pr":
+		return [][]string{{"gh", "pr", "create", "--fill"}}, true
+	case "diff-git":
+		return [][]string{{"git", "--no-optional-locks", "-c", "core.fsmonitor=false", "diff", "--no-ext-diff", "--no-textconv"}}, true
+	case "format-cargo":
+		return [][]string{{"cargo", "fmt"}}, true
+	case "format-dotnet":
+		return [][]string{{"dotnet", "format"}}, true
+	case "format-go":
+		return [][]string{{"go", "fmt", "./..."}}, true
+	case "format-prettier":
+		return [][]string{{"prettier", "--write", "."}}, true
+	case "format-python":
+		return [][]string{{"ruff", "format", "."}}, true
+	case "formatting-cargo":
+		return [][]string{{"cargo", "fmt", "--check"}}, true
+	case "formatting-dotnet":
+		return [][]string{{"dotnet", "format", "--verify-no-changes"}}, true
+	case "formatting-go":
+		return [][]string{{"gofmt", "-l", "."}}, true
+	case "formatting-prettier":
+		return [][]string{{"prettier", "--check", "."}}, true
+	case "formatting-python":
+		return [][]string{{"ruff", "format", "--check", "."}}, true
+	case "inspect-git":
+		return [][]string{{"git", "--no-optional-locks", "-c", "core.fsmonitor=false", "status", "--short", "--branch"}}, true
+	case "lint-javascript":
+		return [][]string{{"eslint", "."}}, true
+	case "lint-npm":
+		return [][]string{{"npm", "run", "lint"}}, true
+	case "lint-pylint":
+		return [][]string{{"pylint", "--recursive=y", "."}}, true
+	case "lint-python":
+		return [][]string{{"ruff", "check", "."}}, true
+	case "log-git":
+		return [][]string{{"git", "--no-optional-locks", "-c", "core.fsmonitor=false", "log", "--no-show-signature", "--no-ext-diff", "--no-textconv", "--oneline", "--decorate", "--max-count=30"}}, true
+	case "restore-bun":
+		return [][]string{{"bun", "install", "--frozen-lockfile"}}, true
+	case "restore-cargo":
+		return [][]string{{"cargo", "fetch", "--locked"}}, true
+	case "restore-dotnet":
+		return [][]string{{"dotnet", "restore"}}, true
+	case "restore-go":
+		return [][]string{{"go", "mod", "download"}}, true
+	case "restore-npm":
+		return [][]string{{"npm", "ci"}}, true
+	case "restore-pip":
+		return [][]string{{"pip", "install", "-r", "requirements.txt"}}, true
+	case "restore-pnpm":
+		return [][]string{{"pnpm", "install", "--frozen-lockfile"}}, true
+	case "restore-uv":
+		return [][]string{{"uv", "sync", "--locked"}}, true
+	case "restore-yarn":
+		return [][]string{{"yarn", "install", "--frozen-lockfile"}}, true
+	case "run-cargo":
+		return [][]string{{"cargo", "run"}}, true
+	case "run-dotnet":
+		return [][]string{{"dotnet", "run"}}, true
+	case "run-go":
+		return [][]string{{"go", "run", "."}}, true
+	case "test-cargo":
+		return [][]string{{"cargo", "test"}}, true
+	case "test-cmake":
+		return [][]string{{"ctest", "--test-dir", "build", "--output-on-failure"}}, true
+	case "test-dotnet":
+		return [][]string{{"dotnet", "test"}}, true
+	case "test-go":
+		return [][]string{{"go", "test", "./..."}}, true
+	case "test-npm":
+		return [][]string{{"npm", "test"}}, true
+	case "test-python":
+		return [][]string{{"pytest"}}, true
+	case "vet-go":
+		return [][]string{{"go", "vet", "./..."}}, true
+	}
+	return nil, false
+}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/windows-dev-agent/wda/host/classify"
 	"github.com/windows-dev-agent/wda/internal/catalog"
 	"github.com/windows-dev-agent/wda/tools"
 )
@@ -84,28 +85,40 @@ func TestReplacementClass(t *testing.T) {
 		{filepath.Join(dir, "missing.yaml"), "look", "", false},
 		{atCapPath, last, tools.Reversible, true},
 	} {
-		if got, ok := replacementClass(c.path, c.id); got != c.want || ok != c.ok {
-			t.Errorf("replacementClass(%s, %s) = %q %v, want %q %v", filepath.Base(c.path), c.id, got, ok, c.want, c.ok)
+		if cp, ok := findReplacement(c.path, c.id); cp.Safety != c.want || ok != c.ok {
+			t.Errorf("findReplacement(%s, %s) = %q %v, want %q %v", filepath.Base(c.path), c.id, cp.Safety, ok, c.want, c.ok)
 		}
 	}
 }
 
 // BenchmarkReplacementClass is the hook's per-call work for an executing capability_run
-// call under a replacement catalog: tiny, and at the cap (the last id of
-// MaxCapabilities in just under MaxBytes).
+// call under a replacement catalog, tiny and at the cap (the last id of
+// MaxCapabilities in just under MaxBytes): its class alone ("class"), and with extra
+// arguments, which are classified on their own and after the capability's argv
+// ("extra_args"). Each iteration is a new call, as each hook event is a new process.
 func BenchmarkReplacementClass(b *testing.B) {
 	for _, c := range []struct {
 		name string
 		make func(testing.TB) (string, string)
 	}{{"tiny", tiny}, {"at_cap", atCap}} {
-		b.Run(c.name, func(b *testing.B) {
-			path, id := c.make(b)
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, ok := replacementClass(path, id); !ok {
-					b.Fatal("not found")
+		path, id := c.make(b)
+		for _, in := range []struct {
+			name  string
+			input map[string]any
+			want  tools.Class
+		}{
+			{"class", map[string]any{"capability": id, "execute": true}, tools.Reversible},
+			{"extra_args", map[string]any{"capability": id, "execute": true, "extra_args": []any{"-v", "./x"}}, tools.ApprovalRequired},
+		} {
+			b.Run(c.name+"/"+in.name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					cl := &call{specs: classify.Shipped, catalogPath: path}
+					if got, _ := cl.decide(plug+"capability_run", in.input, nil); got != in.want {
+						b.Fatalf("class %s, want %s", got, in.want)
+					}
 				}
-			}
-		})
+			})
+		}
 	}
 }

@@ -11,7 +11,7 @@ import (
 // would run, or cannot be checked (docs/hooks.md, "Read-only git and the
 // repository's configuration"). The check costs nothing for other calls.
 func (c *call) decide(tool string, input map[string]any, cwd any) (tools.Class, string) {
-	class, why := classify.Decide(c.specs, c.catalog, tool, input)
+	class, why := classify.DecideWith(c.specs, c.oracles(), tool, input)
 	if !classify.IsShell(tool) || class.Rank() > tools.Reversible.Rank() {
 		return class, why
 	}

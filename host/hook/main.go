@@ -78,6 +78,7 @@ type call struct {
 	dataDir     string
 	host        string
 	sessionFlag string
+	found       found // the replacement catalog's capability, once read
 }
 
 // safely runs h and turns a panic into a warning and h's fail-closed answer.
@@ -145,17 +146,9 @@ func parseArgs(args []string) (cmdline, error) {
 	return cl, nil
 }
 
-// classify is the class of a hook event's call, with the capability catalog in force:
-// the shipped one, or the replacement the server also reads (WINDOWS_DEV_AGENT_CATALOG),
-// loaded only when a capability call needs it.
+// classify is the class of a hook event's call, with the capability catalog in force
+// (catalog.go).
 func (c *call) classify(tool string, input map[string]any) tools.Class {
-	return classify.Tool(c.specs, c.catalog, tool, input)
-}
-
-func (c *call) catalog(id string) (tools.Class, bool) {
-	if c.catalogPath == "" {
-		cl, ok := classify.ShippedCatalog[id]
-		return cl, ok
-	}
-	return replacementClass(c.catalogPath, id)
+	class, _ := classify.DecideWith(c.specs, c.oracles(), tool, input)
+	return class
 }
