@@ -167,7 +167,7 @@ func renderExecPlan(v *view, out map[string]any) {
 			title += " — " + d
 		}
 	case out["package_id"] != nil:
-		title = fmt.Sprintf("Plan: install %s with %s", str(out["package_id"]), str(out["source"]))
+		title = fmt.Sprintf("Plan: %s %s with %s", packageAction(out), packageTarget(out), str(out["source"]))
 	case out["isolation_requirement"] != nil:
 		title = fmt.Sprintf("Plan: run in %s (%s)", str(out["environment"]), str(out["isolation_requirement"]))
 	default:

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
@@ -43,6 +44,12 @@ type toolCommand struct {
 	// it returns is the view's extra.
 	enrich func(k *client) map[string]any
 	notes  string
+	// fixed are arguments the command always sends and omit properties it never offers;
+	// neither is a flag. adjust, when set, rewrites the parsed arguments (wda install
+	// ID@VERSION); its error is a usage error (packages_cmd.go).
+	fixed  map[string]any
+	omit   []string
+	adjust func(args map[string]any) error
 }
 
 var toolCommands = []*toolCommand{
@@ -128,7 +135,8 @@ func (tc *toolCommand) flags(t tools.Tool) []*argFlag {
 	in := schema.In(t)
 	var out []*argFlag
 	for p := in.Properties.Oldest(); p != nil; p = p.Next() {
-		if p.Key == tc.positional || p.Key == tc.rest || hiddenProp(p.Key) {
+		_, fixed := tc.fixed[p.Key]
+		if p.Key == tc.positional || p.Key == tc.rest || hiddenProp(p.Key) || fixed || slices.Contains(tc.omit, p.Key) {
 			continue
 		}
 		name := tc.flagName(p.Key)
@@ -302,6 +310,12 @@ func (tc *toolCommand) parse(argv []string) (*parsed, error) {
 	}
 	if p.yes && p.plan {
 		return nil, &usageError{"--yes and --plan contradict each other: choose one"}
+	}
+	maps.Copy(p.args, tc.fixed)
+	if tc.adjust != nil {
+		if err := tc.adjust(p.args); err != nil {
+			return nil, &usageError{err.Error()}
+		}
 	}
 	return p, nil
 }

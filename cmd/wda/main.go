@@ -33,7 +33,10 @@ Everyday commands:
   plan TASK...              route a task to a catalog capability
   run CAPABILITY [-- ARGS]  plan a capability, confirm, run it
   search QUERY...           search WinGet, Chocolatey or Scoop
-  install PACKAGE_ID        plan a package install, confirm, run it
+  install PACKAGE_ID        plan a package install (ID@VERSION: that version), confirm, run it
+  upgrade PACKAGE_ID        plan a package upgrade, confirm, run it
+  uninstall PACKAGE_ID      plan a package removal, confirm, run it
+  list [FILTER]             installed packages (--upgrades: those with an upgrade available)
   sandbox COMMAND           plan a command in WSL, a Dev Container or Windows Sandbox, confirm, run it
   discover                  developer tools on PATH with their versions
   scan                      inventory VS Code, MCP and agent configuration
