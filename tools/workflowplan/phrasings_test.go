@@ -55,16 +55,26 @@ var projects = map[string]map[string]string{
 	"make":   {"Makefile": "build:\n\tcc -o app main.c\ntest: build\n\t./app --self-test\nlint:\n\tclang-tidy main.c\nclean:\n\trm -f app\n", "main.c": ""},
 	"just":   {"justfile": "fmt:\n    gofmt -w .\ntest:\n    go test ./...\nserve:\n    go run ./cmd/server\n", "go.mod": "module example.com/j\n"},
 	"vscode": {".vscode/": "", ".vscode/tasks.json": `{"version": "2.0.0", "tasks": [{"label": "Build Release", "type": "shell", "command": "msbuild", "args": ["/p:Configuration=Release"], "group": "build"}, {"label": "Run Tests", "type": "shell", "command": "vstest.console", "group": "test"}]}`, "main.cpp": ""},
+	// A Go module whose Makefile is how the project builds and tests itself.
+	"go-make": {"go.mod": "module example.com/m\n", "Makefile": "build:\n\tgo build -o bin/app ./cmd/app\ntest:\n\tgo test -race ./...\nlint:\n\tgolangci-lint run\n"},
+	// A Taskfile project (Go).
+	"taskfile": {"go.mod": "module example.com/t\n", "Taskfile.yml": "version: '3'\ntasks:\n  test:\n    desc: Run the unit tests\n    cmds:\n      - go test ./...\n  lint:\n    cmds:\n      - golangci-lint run\n  docs:\n    desc: Build the documentation site\n    cmds:\n      - hugo\n"},
+	// Two task runner files that both declare a test task.
+	"make-just": {"Makefile": "test:\n\t./run-tests.sh\n", "justfile": "test:\n    ./run-tests.sh\n"},
+	// A package.json that does not parse beside a Makefile: the warning does not stop routing.
+	"broken": {"package.json": `{"scripts": {"dev": "vite",}`, "Makefile": "dev:\n\t./serve.sh\n"},
 }
 
-// allTools are the executables of every shipped capability.
+// allTools are the executables of every shipped capability, the task runners, and the
+// shells VS Code shell tasks run in.
 var allTools = []string{"git", "gh", "go", "gofmt", "dotnet", "msbuild", "pytest", "ruff", "pylint", "pip", "uv", "eslint",
-	"prettier", "npm", "pnpm", "yarn", "bun", "cargo", "cmake", "ctest"}
+	"prettier", "npm", "pnpm", "yarn", "bun", "cargo", "cmake", "ctest", "make", "just", "task", "sh", "powershell"}
 
 // phrasing is one task in one project layout. want is the route a developer means:
 // "<selection_status>" or "<selection_status>:<target>", the target being the
 // selected or matched capability, the tied capabilities joined by commas, the
-// package_setup query, the other tool's name, or (pendingTable) the project task.
+// package_setup query or the other tool's name (a project task is named by its id,
+// npm:dev).
 // got is the router's answer when it is not what is meant (a known miss), in the same
 // form; empty means the route is the one meant.
 type phrasing struct {
@@ -160,7 +170,7 @@ var phrasingTable = []phrasing{
 	{task: "build my solution", project: "empty", want: "ambiguous:build-dotnet,build-msbuild"},
 	{task: "build the C++ project", project: "empty", want: "ambiguous:build-cmake,build-msbuild"},
 	{task: "build", project: "cpp", want: "selected:build-msbuild", got: "ambiguous:build-dotnet,build-msbuild"}, // dotnet cannot build a .vcxproj
-	{task: "lint the code", project: "node", want: "selected:lint-npm", got: "ambiguous:lint-javascript,lint-npm"},
+	{task: "lint the code", project: "node", want: "selected:lint-npm"},                                          // the lint script runs eslint: lint-javascript yields
 	{task: "run the tests", project: "polyglot", want: "ambiguous:test-go,test-npm"},
 	{task: "run the tests", project: "polyglot", noTools: true, want: "ambiguous:test-go,test-npm"},
 	{task: "run prettier", project: "empty", want: "ambiguous:format-prettier,formatting-prettier"},
@@ -247,10 +257,13 @@ var phrasingTable = []phrasing{
 	{task: "prettier --check", project: "empty", want: "selected:formatting-prettier"},
 	{task: "check the formatting with prettier", project: "node-npm", want: "selected:formatting-prettier"},
 	{task: "run the tests", project: "node-npm", want: "selected:test-npm"},
-	{task: "run the tests", project: "node-pnpm", want: "selected:test-npm"},
-	{task: "run the tests", project: "node-yarn", want: "selected:test-npm"},
+	// The project runs its scripts with pnpm or yarn: its test script, not npm test
+	// (npm:test runs "npm run test" only where npm is the project's runner, and then it
+	// is test-npm itself).
+	{task: "run the tests", project: "node-pnpm", want: "selected:npm:test"},
+	{task: "run the tests", project: "node-yarn", want: "selected:npm:test"},
 	{task: "build the project", project: "node-npm", want: "selected:build-npm"},
-	{task: "build it", project: "node-yarn", want: "selected:build-npm"},
+	{task: "build it", project: "node-yarn", want: "selected:npm:build"},
 	{task: "install the dependencies", project: "monorepo", want: "selected:restore-npm"},
 	{task: "run all the tests", project: "monorepo", want: "selected:test-npm"},
 	{task: "build everything", project: "monorepo", want: "selected:build-npm"},
@@ -349,36 +362,72 @@ var phrasingTable = []phrasing{
 	{task: "pytest -x", project: "python", want: "selected:test-python"},
 	{task: "audit the AI agent configuration", project: "empty", want: "other_tool:ecosystem_scan"},
 	{task: "build for release", project: "dotnet", want: "selected:build-dotnet"},
-}
 
-// pendingTable are tasks a project declares for itself (issue 23 §1): a developer means
-// the project's own task, which routing does not know yet. got is today's answer; each
-// counts as a miss until project tasks are candidates.
-var pendingTable = []phrasing{
-	{task: "start the dev server", project: "node-npm", want: "project_task:npm:dev", got: "ambiguous:run-cargo,run-dotnet,run-go"},
-	{task: "npm run dev", project: "node-npm", want: "project_task:npm:dev", got: "ambiguous:build-npm,lint-npm,test-npm"},
-	{task: "run the dev script", project: "node-npm", want: "project_task:npm:dev", got: "ambiguous:build-npm,lint-npm,test-npm"},
-	{task: "run in watch mode", project: "node-npm", want: "project_task:npm:dev", got: "no_match"},
-	{task: "format the code", project: "node-npm", want: "project_task:npm:format", got: "selected:format-prettier"},
-	{task: "start the app", project: "node-npm", want: "project_task:npm:start", got: "ambiguous:run-cargo,run-dotnet,run-go"},
-	{task: "lint the code", project: "node-npm", want: "project_task:npm:lint", got: "ambiguous:lint-javascript,lint-npm"},
-	{task: "pnpm dev", project: "node-pnpm", want: "project_task:npm:dev", got: "selected:restore-pnpm"},
-	{task: "start the dev server", project: "node-pnpm", want: "project_task:npm:dev", got: "ambiguous:run-cargo,run-dotnet,run-go"},
-	{task: "yarn start", project: "node-yarn", want: "project_task:npm:start", got: "ambiguous:restore-yarn,run-cargo,run-dotnet,run-go"},
-	{task: "bun run dev", project: "node-bun", want: "project_task:npm:dev", got: "selected:restore-bun"},
-	{task: "run the tests", project: "node-bun", want: "project_task:npm:test", got: "selected:test-npm"},
-	{task: "run make test", project: "make", want: "project_task:make:test", got: "no_match"},
-	{task: "build", project: "make", want: "project_task:make:build", got: "no_match"},
-	{task: "run the tests", project: "make", want: "project_task:make:test", got: "no_match"},
-	{task: "lint the code", project: "make", want: "project_task:make:lint", got: "no_match"},
-	{task: "make clean", project: "make", want: "project_task:make:clean", got: "no_match"},
-	{task: "just test", project: "just", want: "project_task:just:test", got: "selected:test-go"},
-	{task: "run the tests", project: "just", want: "project_task:just:test", got: "selected:test-go"},
-	{task: "format the code", project: "just", want: "project_task:just:fmt", got: "selected:format-go"},
-	{task: "just serve", project: "just", want: "project_task:just:serve", got: "no_match"},
-	{task: "run the Build Release task", project: "vscode", want: "project_task:vscode:Build Release", got: "no_match"},
-	{task: "build release", project: "vscode", want: "project_task:vscode:Build Release", got: "no_match"},
-	{task: "run the tests", project: "vscode", want: "project_task:vscode:Run Tests", got: "no_match"},
+	// The project's own tasks (issue 23 §1, §3): within a project they are the strongest
+	// evidence. A package.json script weighs as much as project files; a task of the
+	// Makefile, justfile, Taskfile or .vscode/tasks.json, the project's own entry
+	// points, more. A task that runs exactly a capability's command is that capability.
+	{task: "start the dev server", project: "node-npm", want: "selected:npm:dev"},
+	{task: "npm run dev", project: "node-npm", want: "selected:npm:dev"},
+	{task: "run the dev script", project: "node-npm", want: "selected:npm:dev"},
+	{task: "run in watch mode", project: "node-npm", want: "selected:npm:dev"},
+	{task: "format the code", project: "node-npm", want: "selected:npm:format"}, // the format script runs prettier
+	{task: "start the app", project: "node-npm", want: "selected:npm:start"},
+	{task: "lint the code", project: "node-npm", want: "selected:lint-npm"}, // npm:lint is "npm run lint", lint-npm's command
+	{task: "npm run lint", project: "node-npm", want: "selected:lint-npm"},
+	{task: "npm test", project: "node-npm", want: "selected:test-npm"},
+	{task: "pnpm dev", project: "node-pnpm", want: "selected:npm:dev"},
+	{task: "start the dev server", project: "node-pnpm", want: "selected:npm:dev"},
+	{task: "npm test", project: "node-pnpm", want: "selected:test-npm"}, // quoted as written, not the project's runner
+	{task: "yarn start", project: "node-yarn", want: "selected:npm:start"},
+	{task: "bun run dev", project: "node-bun", want: "selected:npm:dev"},
+	{task: "run the tests", project: "node-bun", want: "selected:npm:test"},
+	// The dev script is packages/web's: only the root's tasks are read.
+	{task: "start the dev server", project: "monorepo", want: "selected:npm:dev", got: "ambiguous:run-cargo,run-dotnet,run-go"},
+	{task: "run make test", project: "make", want: "selected:make:test"},
+	{task: "build", project: "make", want: "selected:make:build"},
+	{task: "run the tests", project: "make", want: "selected:make:test"},
+	{task: "lint the code", project: "make", want: "selected:make:lint"},
+	{task: "make clean", project: "make", want: "selected:make:clean"},
+	{task: "run the tests", project: "make", noTools: true, want: "matched_unavailable:make:test"},
+	{task: "just test", project: "just", want: "selected:just:test"},
+	{task: "run the tests", project: "just", want: "selected:just:test"},
+	{task: "format the code", project: "just", want: "selected:just:fmt"},
+	{task: "just serve", project: "just", want: "selected:just:serve"},
+	{task: "start the server", project: "just", want: "selected:just:serve"},
+	{task: "run the go tests", project: "just", want: "selected:test-go"}, // the task names Go: the catalog's go test
+	{task: "run the Build Release task", project: "vscode", want: "selected:vscode:Build Release"},
+	{task: "build release", project: "vscode", want: "selected:vscode:Build Release"},
+	{task: "run the tests", project: "vscode", want: "selected:vscode:Run Tests"},
+	{task: "run the tests", project: "go-make", want: "selected:make:test"},
+	{task: "build", project: "go-make", want: "selected:make:build"},
+	{task: "lint the code", project: "go-make", want: "selected:make:lint"},
+	{task: "run the go tests", project: "go-make", want: "selected:test-go"},
+	{task: "check the formatting", project: "go-make", want: "selected:formatting-go"},
+	{task: "run the tests", project: "taskfile", want: "selected:task:test"},
+	{task: "task lint", project: "taskfile", want: "selected:task:lint"},
+	{task: "build the docs", project: "taskfile", want: "selected:task:docs"},
+	{task: "run the tests", project: "make-just", want: "ambiguous:just:test,make:test"},
+	{task: "start the dev server", project: "broken", want: "selected:make:dev"},
+	{task: "run the tests", project: "polyglot", want: "ambiguous:test-go,test-npm"}, // vitest is not go: two ecosystems
+
+	// Held out: project-task rows written after the rules above were tuned, and never
+	// tuned for; their misses stay recorded.
+	{task: "kick off the dev server", project: "node-pnpm", want: "selected:npm:dev"},
+	{task: "serve the app locally", project: "just", want: "selected:just:serve"},
+	{task: "run the unit tests", project: "make", want: "selected:make:test"},
+	{task: "tidy the formatting", project: "node-npm", want: "selected:npm:format", got: "selected:formatting-prettier"},
+	{task: "run the linter", project: "go-make", want: "selected:make:lint", got: "no_match"},
+	{task: "compile the project", project: "go-make", want: "selected:make:build", got: "selected:build-go"},
+	{task: "run the test task", project: "taskfile", want: "selected:task:test"},
+	{task: "execute the Run Tests task", project: "vscode", want: "selected:vscode:Run Tests"},
+	{task: "start it in dev mode", project: "node-bun", want: "selected:npm:dev"},
+	{task: "clean the build output", project: "make", want: "selected:make:clean", got: "no_match"},
+	{task: "run the docs task", project: "taskfile", want: "selected:task:docs"},
+	{task: "yarn build", project: "node-yarn", want: "selected:npm:build"},
+	{task: "pnpm run build", project: "node-pnpm", want: "selected:npm:build"},
+	{task: "run all tests", project: "just", want: "selected:just:test"},
+	{task: "format everything", project: "just", want: "selected:just:fmt"},
 }
 
 // outcome is one golden row: what a reviewer needs to see why.
@@ -416,12 +465,9 @@ func (o outcome) answer() string {
 	return o.SelectionStatus + ":" + target
 }
 
-// Floors of the share of phrasings routed as a developer means them (issue 23 §4);
-// pending project tasks count as misses in the second.
-const (
-	floorRouted        = 0.93
-	floorWithProjTasks = 0.85
-)
+// floorRouted is the least share of phrasings routed as a developer means them (issue
+// 23 §4 asks for 90%).
+const floorRouted = 0.93
 
 func TestPhrasings(t *testing.T) {
 	t.Parallel()
@@ -504,7 +550,7 @@ func TestPhrasings(t *testing.T) {
 		layouts[p.project] = true
 		return o
 	}
-	var rows, pending []outcome
+	var rows []outcome
 	for _, p := range phrasingTable {
 		if p.got == "" {
 			meant++
@@ -513,13 +559,7 @@ func TestPhrasings(t *testing.T) {
 		counts[o.SelectionStatus]++
 		rows = append(rows, o)
 	}
-	for _, p := range pendingTable {
-		if p.got == "" || !strings.HasPrefix(p.want, "project_task:") {
-			t.Errorf("%q in %s: a pending row names the project task it means and today's answer", p.task, p.project)
-		}
-		pending = append(pending, run(p))
-	}
-	total := len(phrasingTable) + len(pendingTable)
+	total := len(phrasingTable)
 	if total < 150 || len(layouts) < 10 {
 		t.Errorf("%d phrasings in %d layouts; issue 23 §4 asks for at least 150 in at least 10", total, len(layouts))
 	}
@@ -529,20 +569,18 @@ func TestPhrasings(t *testing.T) {
 		}
 	}
 	share := float64(meant) / float64(len(phrasingTable))
-	withTasks := float64(meant) / float64(total)
 	summary := fmt.Sprintf("%d phrasings in %d layouts: %d selected, %d ambiguous, %d matched_unavailable, %d no_match, %d package_setup, %d other_tool; "+
-		"routed as meant: %d of %d (%.1f%%); with the %d pending project tasks: %d of %d (%.1f%%)",
+		"routed as meant: %d of %d (%.1f%%)",
 		total, len(layouts), counts[routing.Selected], counts[routing.Ambiguous], counts[routing.MatchedUnavailable], counts[routing.NoMatch],
-		counts[routing.PackageSetup], counts[routing.OtherTool], meant, len(phrasingTable), 100*share, len(pendingTable), meant, total, 100*withTasks)
+		counts[routing.PackageSetup], counts[routing.OtherTool], meant, len(phrasingTable), 100*share)
 	t.Log(summary)
-	if share < floorRouted || withTasks < floorWithProjTasks {
-		t.Errorf("routed as meant below the floors (%.0f%%, %.0f%% with project tasks): %s", 100*floorRouted, 100*floorWithProjTasks, summary)
+	if share < floorRouted {
+		t.Errorf("routed as meant below the floor (%.0f%%): %s", 100*floorRouted, summary)
 	}
 	b, err := json.MarshalIndent(struct {
 		Summary   string    `json:"summary"`
 		Phrasings []outcome `json:"phrasings"`
-		Pending   []outcome `json:"pending_project_tasks"`
-	}{summary, rows, pending}, "", "  ")
+	}{summary, rows}, "", "  ")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,18 +1,23 @@
 // Package workflowplan is the workflow_plan tool (docs/tools/workflow_plan.md): it routes
-// a development task to the capability catalog (internal/routing) with the task's words
-// and the project's own files as evidence (internal/projectscan, read through the
-// bound project handle only), or to the other tool of this server that answers it, and
-// returns every candidate with its evidence, the next call and a four-phase plan. It only resolves tool names to label availability and reads a few
-// small files of the project's root; it never writes and never starts a process.
+// a development task to the capability catalog or to one of the tasks the project
+// declares for itself (internal/routing), with the task's words, the project's own files
+// (internal/projectscan) and its tasks (internal/projecttasks) as evidence, read through
+// the bound project handle only, or to the other tool of this server that answers it;
+// it returns the candidates with evidence, the next call and a four-phase plan,
+// compact unless detail "full" is asked for. It only resolves tool names to label
+// availability and reads a few small files of the project's root; it never writes
+// and never starts a process.
 package workflowplan
 
 import (
 	"context"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/windows-dev-agent/wda/internal/catalog"
 	"github.com/windows-dev-agent/wda/internal/proc"
+	"github.com/windows-dev-agent/wda/internal/projecttasks"
 	"github.com/windows-dev-agent/wda/tools"
 	"github.com/windows-dev-agent/wda/tools/internal/capability"
 	"github.com/windows-dev-agent/wda/tools/workflowplan/internal/projectscan"
@@ -24,6 +29,7 @@ type In struct {
 	Task    string `json:"task" jsonschema:"required,minLength=1,pattern=\\S,description=What the user wants done."`
 	Context string `json:"context,omitempty" jsonschema:"default=,description=Extra context that may carry route-changing words."`
 	Cwd     string `json:"cwd,omitempty" jsonschema:"description=Project directory (default: the active project)."`
+	Detail  string `json:"detail,omitempty" jsonschema:"enum=compact,enum=full,description=full: every candidate with every score\\, and the phases' entry and exit."`
 }
 
 // Out is the result of workflow_plan. Planned is present only with status planned;
@@ -49,13 +55,19 @@ type Deps struct {
 	// Scan reports which of the wanted project_files entries the bound project's root
 	// holds; it reads only through root.
 	Scan func(root *os.Root, wanted []string) projectscan.Result
+	// Tasks reads the tasks the bound project declares for itself (package.json
+	// scripts, Makefile targets …); it reads only through the project's root.
+	Tasks func(p *tools.Project) (projecttasks.Set, []projecttasks.Warning)
 }
 
 // DefaultDeps are the shipped catalog, the real resolver and the project scanner.
 func DefaultDeps() Deps {
 	return Deps{Catalog: catalog.Shipped,
 		Resolver: func(getenv func(string) string) proc.Resolver { return proc.NewResolver(getenv) },
-		Scan:     projectscan.Scan}
+		Scan:     projectscan.Scan,
+		Tasks: func(p *tools.Project) (projecttasks.Set, []projecttasks.Warning) {
+			return projecttasks.Read(p, projecttasks.Options{})
+		}}
 }
 
 // New returns the workflow_plan tool running with d.
@@ -64,7 +76,7 @@ func New(d Deps) tools.Tool {
 		Name:        "workflow_plan",
 		Order:       4,
 		Title:       "Plan workflow",
-		Description: "Route a development task to catalog capabilities with deterministic evidence (the task's words against ids, tags and tool names; the project's own files such as go.mod, *.sln, package.json scripts, pyproject.toml), to package setup for an install task, or to the other tool that answers it (what is installed, MCP configs, the audit log, a run in WSL); next_tool is the call to make. Reports every candidate, the project evidence and a four-phase plan (inspect, route, execute, verify). Never executes anything.",
+		Description: "Route a development task to the project's own tasks (package.json scripts, Makefile, justfile, Taskfile, VS Code tasks), a catalog capability, package setup, or the other tool that answers it; next_tool is the call to make. Returns the candidates with evidence and a four-phase plan. Never executes anything.",
 		Annotations: tools.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false},
 		ProjectArg:  "cwd",
 		Classes:     tools.Classification{Base: tools.ReadOnly},
@@ -88,11 +100,18 @@ func (d Deps) handle(_ context.Context, env *tools.Env, in In) (Out, error) {
 	if env.Project != nil {
 		dir = env.Project.Path
 	}
-	req := routing.Request{Task: task, Context: in.Context, Available: Availability(cat, d.Resolver(env.Lookup))}
+	resolver := d.Resolver(env.Lookup)
+	req := routing.Request{Task: task, Context: in.Context, Available: Availability(cat, resolver)}
 	if env.Project != nil && env.Project.Root != nil {
 		req.Project = d.evidence(env.Project.Root, cat)
+		if d.Tasks != nil {
+			req.Tasks, req.Project.TaskWarnings = d.tasks(env.Project, resolver)
+		}
 	}
 	route := routing.Plan(cat, req)
+	if in.Detail != "full" {
+		route.SetCompact()
+	}
 	// A project-scoped next tool gets the directory this plan is bound to, so the call
 	// works where the host requires an absolute project argument (Codex).
 	if nt := route.NextTool; nt != nil && dir != "" {
@@ -117,6 +136,41 @@ func (d Deps) evidence(root *os.Root, cat *catalog.Catalog) *routing.ProjectEvid
 		ev.Skipped = append(ev.Skipped, routing.SkippedFile{File: s.File, Reason: s.Reason})
 	}
 	return ev
+}
+
+// maxTaskWarnings is how many of the task reader's warnings a result quotes.
+const maxTaskWarnings = 3
+
+// tasks reads the project's own tasks as routing candidates (issue 23 §1), each
+// labelled with whether its runner resolves, and a brief of the reader's warnings.
+// Helpers are never offered.
+func (d Deps) tasks(p *tools.Project, r proc.Resolver) ([]routing.ProjectTask, *routing.TaskWarnings) {
+	set, warns := d.Tasks(p)
+	out := make([]routing.ProjectTask, 0, len(set.Tasks))
+	for _, t := range set.Tasks {
+		pt := routing.ProjectTask{ID: t.ID, Source: string(t.Source), Name: t.Name, Aliases: t.Aliases, Argv: t.Argv,
+			Env: len(t.Env) > 0, Definition: t.Definition, Description: t.Description, File: t.File, Line: t.Line}
+		if t.Group != "" && t.Source == projecttasks.SourceVSCode {
+			// A VS Code task's group (build, test) is what the task is for.
+			pt.Aliases = append(append([]string{}, t.Aliases...), t.Group)
+		}
+		if len(t.Argv) > 0 {
+			_, pt.Available = r.Resolve(t.Argv[0])
+		}
+		out = append(out, pt)
+	}
+	if len(warns) == 0 {
+		return out, nil
+	}
+	w := &routing.TaskWarnings{Count: len(warns)}
+	for _, x := range warns[:min(len(warns), maxTaskWarnings)] {
+		at := x.File
+		if x.Line > 0 {
+			at += ":" + strconv.Itoa(x.Line)
+		}
+		w.First = append(w.First, at+" "+string(x.Rule))
+	}
+	return out, w
 }
 
 // Availability labels each capability with the tool capability_run would select.

@@ -72,5 +72,45 @@ func phases(r *Route) []Phase {
 	if r.SelectionStatus != Selected && r.SelectionStatus != PackageSetup && r.SelectionStatus != OtherTool {
 		execute.Action = "Do not execute anything until the route is resolved."
 	}
+	briefs(r, &inspect, &route, &execute, &verify)
 	return []Phase{inspect, route, execute, verify}
+}
+
+// briefs are the compact view's actions (docs/tools/workflow_plan.md, "Phases"): what
+// the next step needs, without restating next_tool or the discriminator.
+func briefs(r *Route, inspect, route, execute, verify *Phase) {
+	inspect.Brief = "No project is bound."
+	if p := r.ProjectEvidence; p.Inspected {
+		inspect.Brief = "Found none of the catalog's project files."
+		if len(p.Found) > 0 {
+			inspect.Brief = "Found " + strings.Join(p.Found, ", ") + "."
+		}
+	}
+	execute.Brief = "Nothing runs until the route is resolved."
+	verify.Brief = "Check the effect: test results, build output, working tree."
+	switch r.SelectionStatus {
+	case Selected:
+		route.Brief = "Selected " + r.SelectedCandidate.Capability + "."
+		execute.Brief = "Call next_tool; review argv and identity before running."
+	case Ambiguous:
+		route.Brief = "Ask which of " + strings.Join(r.RouteDiscriminator.Candidates, ", ") + " is meant."
+	case MatchedUnavailable:
+		route.Brief = r.MatchedCandidate.Capability + " matched, but it cannot run as asked with the installed tools."
+	case PackageSetup:
+		route.Brief = fmt.Sprintf("Package setup for %q.", r.PackageSetup.Query)
+		execute.Brief = "package_search, choose the exact id, then plan, review and run package_install."
+		verify.Brief = "Check that the program is found and reports its version."
+	case OtherTool:
+		route.Brief = "Route to " + r.NextTool.Name + "."
+		execute.Brief = "Call next_tool."
+		if len(r.NextTool.Missing) > 0 {
+			execute.Brief = "Ask for " + strings.Join(r.NextTool.Missing, ", ") + ", then call next_tool."
+		}
+		if r.NextTool.Name == ToolSandboxRun {
+			execute.Brief = strings.TrimSuffix(execute.Brief, ".") + " (execute:false); review, then run its execute_arguments."
+		}
+		verify.Brief = "Read the answer; a missing fact is unknown, not absent."
+	default:
+		route.Brief = "Nothing matched: see route_discriminator."
+	}
 }

@@ -2,6 +2,7 @@ package routing
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 	"strings"
 
@@ -78,6 +79,9 @@ type Request struct {
 	Available Availability
 	// Project is what the project's own files showed; nil when they were not inspected.
 	Project *ProjectEvidence
+	// Tasks are the tasks the project declares for itself (docs/project-tasks.md); each
+	// is a candidate, unless it runs exactly what a capability runs.
+	Tasks []ProjectTask
 }
 
 // ProjectEvidence is what the project's root directory showed: which of the catalog's
@@ -85,10 +89,21 @@ type Request struct {
 // be used. It never carries file content.
 type ProjectEvidence struct {
 	Inspected bool          `json:"inspected" jsonschema:"required,description=false when no project directory was bound to the call."`
-	Found     []string      `json:"found" jsonschema:"required,description=The catalog's project_files entries present in the project's root."`
-	Files     []string      `json:"files" jsonschema:"required,description=The root entries that made them present (at most 32)."`
-	Read      []string      `json:"read" jsonschema:"required,description=Files whose content was read for facts (file#key entries)."`
-	Skipped   []SkippedFile `json:"skipped" jsonschema:"required,description=Files that matched an entry but were not used as evidence."`
+	Found     []string      `json:"found,omitempty" jsonschema:"description=The catalog's project_files entries present in the project's root."`
+	Files     []string      `json:"files,omitempty" jsonschema:"description=Full view: the root entries that made them present (at most 32)."`
+	Read      []string      `json:"read,omitempty" jsonschema:"description=Full view: files whose content was read for facts (file#key entries)."`
+	Skipped   []SkippedFile `json:"skipped,omitempty" jsonschema:"description=Files that matched an entry but were not used as evidence."`
+	// TaskWarnings summarises what the reader of the project's tasks skipped.
+	TaskWarnings *TaskWarnings `json:"task_warnings,omitempty" jsonschema:"description=Task definitions that were skipped (docs/project-tasks.md); routing went on without them."`
+
+	compact bool
+}
+
+// TaskWarnings is a brief of the project task reader's warnings: how many, and the
+// first few as "file:line rule".
+type TaskWarnings struct {
+	Count int      `json:"count" jsonschema:"required,minimum=1"`
+	First []string `json:"first" jsonschema:"required,description=The first few\\, as file:line rule."`
 }
 
 // SkippedFile is a file that was not used as evidence, and why.
@@ -97,24 +112,40 @@ type SkippedFile struct {
 	Reason string `json:"reason" jsonschema:"required"`
 }
 
-// Candidate is the evidence for one capability.
+// Candidate is the evidence for one capability or project task. The full view
+// (detail "full") has every field; the compact view keeps only what decided the rank
+// (docs/tools/workflow_plan.md, "Output").
 type Candidate struct {
-	Capability            string      `json:"capability" jsonschema:"required"`
-	Score                 int         `json:"score" jsonschema:"required,description=Identity score (overlap with the id and tags and tool names)."`
-	OperationScore        int         `json:"operation_score" jsonschema:"required,description=1 when the capability performs one of the task's operations (build test lint …) or the task names none."`
-	IdentityScore         int         `json:"identity_score" jsonschema:"required"`
-	DiscriminatingScore   int         `json:"discriminating_score" jsonschema:"required,description=Identity overlap without generic operation words."`
-	ProjectScore          int         `json:"project_score" jsonschema:"required,description=1 when the project's files show this capability and the task matches it; see docs/tools/workflow_plan.md."`
-	DescriptionScore      int         `json:"description_score" jsonschema:"required,description=Overlap with the description's content words; it only separates candidates that tie on everything else."`
-	IdentityMatches       []string    `json:"identity_matches" jsonschema:"required"`
-	DiscriminatingMatches []string    `json:"discriminating_matches" jsonschema:"required"`
-	DescriptionMatches    []string    `json:"description_matches" jsonschema:"required"`
-	ProjectEvidence       []string    `json:"project_evidence" jsonschema:"required,description=This capability's project_files entries found in the project's root."`
-	NamedTools            []string    `json:"named_tools" jsonschema:"required,description=Configured tools the task names."`
-	Description           string      `json:"description" jsonschema:"required"`
-	SafetyClass           tools.Class `json:"safety_class" jsonschema:"required,description=Base safety class from the catalog."`
-	AvailableTool         *string     `json:"available_tool" jsonschema:"required,nullable,description=The tool that would run; null when none of the configured tools is installed."`
-	ConfiguredTools       []string    `json:"configured_tools" jsonschema:"required"`
+	Capability            string      `json:"capability" jsonschema:"required,description=A catalog capability id\\, or a project task's <source>:<name>."`
+	Score                 int         `json:"score,omitempty" jsonschema:"description=Full view: the identity score\\, kept for older readers."`
+	OperationScore        int         `json:"operation_score,omitempty" jsonschema:"description=Full view: 1 when it performs one of the task's operations (build test lint …) or the task names none."`
+	IdentityScore         int         `json:"identity_score,omitempty" jsonschema:"description=Full view."`
+	DiscriminatingScore   int         `json:"discriminating_score,omitempty" jsonschema:"description=Full view: identity overlap without generic operation words."`
+	ProjectScore          int         `json:"project_score,omitempty" jsonschema:"minimum=0,maximum=2,description=1: the project's files show it (or a package.json script the task names); 2: a task of the project's Makefile\\, justfile\\, Taskfile or VS Code tasks the task names."`
+	DescriptionScore      int         `json:"description_score,omitempty" jsonschema:"description=Full view: overlap with the description's content words (only separates ties)."`
+	IdentityMatches       []string    `json:"identity_matches,omitempty" jsonschema:"description=Task words found in its id\\, tags\\, tool names or task name."`
+	DiscriminatingMatches []string    `json:"discriminating_matches,omitempty" jsonschema:"description=Those that are not generic operation words."`
+	DescriptionMatches    []string    `json:"description_matches,omitempty"`
+	ProjectEvidence       []string    `json:"project_evidence,omitempty" jsonschema:"description=Its project_files entries found in the project's root\\, the project tasks that run exactly its command\\, or a project task's file."`
+	NamedTools            []string    `json:"named_tools,omitempty" jsonschema:"description=Full view: configured tools the task names."`
+	Description           string      `json:"description,omitempty"`
+	SafetyClass           tools.Class `json:"safety_class,omitempty" jsonschema:"description=Base safety class (a project task: approval-required\\, capability_run decides the final class)."`
+	AvailableTool         *string     `json:"available_tool,omitempty" jsonschema:"nullable,description=The tool that would run; null when none of the configured tools is installed."`
+	ConfiguredTools       []string    `json:"configured_tools,omitempty" jsonschema:"description=Full view."`
+
+	// view is how the candidate marshals (compact.go).
+	view view
+
+	// task is the project task this candidate is (nil for a catalog capability);
+	// declared are the project's tasks that run exactly this capability's command.
+	task     *ProjectTask
+	declared []*ProjectTask
+	// namedDeclared are the declared tasks the task names.
+	namedDeclared []*ProjectTask
+	// nameMatches are the task's words that name the project task; quoted: the task
+	// quotes its command line.
+	nameMatches []string
+	quoted      bool
 }
 
 func (c *Candidate) rank() [5]int {
@@ -152,22 +183,29 @@ type Setup struct {
 // Phase is one step of the four-phase plan.
 type Phase struct {
 	Phase       string      `json:"phase" jsonschema:"required,enum=inspect,enum=route,enum=execute,enum=verify"`
-	Entry       string      `json:"entry" jsonschema:"required"`
+	Entry       string      `json:"entry,omitempty" jsonschema:"description=Full view."`
 	Action      string      `json:"action" jsonschema:"required"`
-	Exit        string      `json:"exit" jsonschema:"required"`
+	Exit        string      `json:"exit,omitempty" jsonschema:"description=Full view."`
 	SafetyClass tools.Class `json:"safety_class" jsonschema:"required"`
+
+	// Brief is the compact view's action: what the next step needs, once.
+	Brief   string `json:"-"`
+	compact bool
 }
 
 // Route is the routing outcome for one task.
 type Route struct {
-	SelectionStatus       string          `json:"selection_status" jsonschema:"enum=selected,enum=ambiguous,enum=matched_unavailable,enum=no_match,enum=package_setup,enum=other_tool"`
-	MatchedCandidate      *Candidate      `json:"matched_candidate" jsonschema:"nullable"`
-	SelectedCandidate     *Candidate      `json:"selected_candidate" jsonschema:"nullable"`
+	SelectionStatus  string     `json:"selection_status" jsonschema:"enum=selected,enum=ambiguous,enum=matched_unavailable,enum=no_match,enum=package_setup,enum=other_tool"`
+	MatchedCandidate *Candidate `json:"matched_candidate" jsonschema:"nullable,description=The unique best candidate (selected or matched_unavailable)."`
+	// SelectedCandidate is MatchedCandidate when it is selected. The result names it by
+	// id (Selected): it used to be a second full copy of matched_candidate.
+	SelectedCandidate     *Candidate      `json:"-"`
+	Selected              *string         `json:"selected_candidate" jsonschema:"nullable,description=The id of matched_candidate when it is selected."`
 	RouteDiscriminator    *Discriminator  `json:"route_discriminator" jsonschema:"nullable"`
 	PackageSetup          *Setup          `json:"package_setup" jsonschema:"nullable,description=Present with selection_status package_setup."`
 	NextTool              *NextTool       `json:"next_tool" jsonschema:"nullable,description=The call to make next: capability_run for selected\\, package_search for package_setup\\, the other tool for other_tool; null otherwise."`
 	ProjectEvidence       ProjectEvidence `json:"project_evidence" jsonschema:"description=What the project's own files showed (never their content)."`
-	CandidateCapabilities []Candidate     `json:"candidate_capabilities" jsonschema:"description=Every capability of the catalog with the best evidence first."`
+	CandidateCapabilities Candidates      `json:"candidate_capabilities" jsonschema:"description=Best first: the candidates with evidence (full view: every capability and project task)."`
 	Phases                []Phase         `json:"phases" jsonschema:"description=Always four: inspect then route then execute then verify."`
 }
 
@@ -199,10 +237,29 @@ func Plan(cat *catalog.Catalog, req Request) Route {
 	}
 	found := wordSet(project.Found)
 
-	cands := make([]Candidate, 0, len(cat.IDs()))
+	cands := make([]Candidate, 0, len(cat.IDs())+len(req.Tasks))
 	identities := map[string]map[string]bool{}
 	commands := map[string]bool{}
 	quotes := quotedCommands(cat, said)
+	// A task that runs exactly what a capability runs is that capability: the
+	// capability stands (its class is reviewed), with the task as its evidence.
+	declared := map[string][]*ProjectTask{}
+	var tasks []*ProjectTask
+	for i := range req.Tasks {
+		t := &req.Tasks[i]
+		same := ""
+		for _, id := range cat.IDs() {
+			if cp, _ := cat.Get(id); sameCommand(t, cp) {
+				same = id
+				break
+			}
+		}
+		if same != "" {
+			declared[same] = append(declared[same], t)
+		} else {
+			tasks = append(tasks, t)
+		}
+	}
 	for _, id := range cat.IDs() {
 		cp, _ := cat.Get(id)
 		identity := tokenSet(id + " " + strings.ReplaceAll(id, "-", " ") + " " + strings.Join(cp.Tags, " ") + " " + strings.Join(cp.ToolNames(), " "))
@@ -249,6 +306,10 @@ func Plan(cat *catalog.Catalog, req Request) Route {
 			DescriptionScore: len(desc), IdentityMatches: im, DiscriminatingMatches: dm, DescriptionMatches: desc,
 			ProjectEvidence: evidence, NamedTools: named,
 			Description: cp.Description, SafetyClass: cp.Safety, ConfiguredTools: cp.ToolNames(),
+			declared: declared[id],
+		}
+		for _, t := range c.declared {
+			c.ProjectEvidence = append(c.ProjectEvidence, t.ID)
 		}
 		if req.Available != nil {
 			if name, ok := req.Available(id); ok {
@@ -257,7 +318,45 @@ func Plan(cat *catalog.Catalog, req Request) Route {
 		}
 		cands = append(cands, c)
 	}
-	score(cands, words, identities, commands)
+	ops := wordSet(OperationWords)
+	for _, t := range tasks {
+		c := taskCandidate(t)
+		identity, name := taskIdentity(t)
+		im := intersect(words, identity)
+		// What the task's description says it does counts for the operation only.
+		identities[t.ID] = maps.Clone(identity)
+		for _, w := range taskOperations(t) {
+			identities[t.ID][w] = true
+		}
+		c.nameMatches = nameMatches(words, name, stop, ops)
+		if q := taskQuote(said, t); q != nil {
+			c.quoted, commands[t.ID] = true, true
+			for _, a := range q {
+				if !slices.Contains(im, a) {
+					im = append(im, a)
+				}
+			}
+			slices.Sort(im)
+		}
+		dm := []string{}
+		for _, w := range im {
+			if !inSet(stop, w) || c.quoted && slices.Contains(taskQuote(said, t), w) {
+				dm = append(dm, w)
+			}
+		}
+		desc := []string{}
+		for _, w := range intersect(words, tokenSet(t.Description)) {
+			if !inSet(stop, w) && !inSet(stopWords, w) {
+				desc = append(desc, w)
+			}
+		}
+		c.Score, c.IdentityScore, c.IdentityMatches = len(im), len(im), im
+		c.DiscriminatingScore, c.DiscriminatingMatches = len(dm), dm
+		c.DescriptionScore, c.DescriptionMatches = len(desc), desc
+		cands = append(cands, c)
+	}
+	demoteLaunchVerbs(cands)
+	score(cat, cands, words, identities, commands)
 	slices.SortStableFunc(cands, func(a, b Candidate) int {
 		ra, rb := a.rank(), b.rank()
 		for i := range ra {
@@ -269,12 +368,16 @@ func Plan(cat *catalog.Catalog, req Request) Route {
 	})
 	r := Route{CandidateCapabilities: cands, ProjectEvidence: project}
 	decide(&r, cat, req, parseIntent(req.Task))
-	if nt := otherTool(req.Task, &r, argvOf(cat)); nt != nil && leadsElsewhere(&r, nt) {
+	if nt := otherTool(req.Task, &r, argvOf(cat, tasks)); nt != nil && leadsElsewhere(&r, nt) {
 		r.SelectionStatus, r.NextTool = OtherTool, nt
 		r.MatchedCandidate, r.SelectedCandidate, r.RouteDiscriminator, r.PackageSetup = nil, nil, nil, nil
 	}
 	nextCall(&r)
 	r.Phases = phases(&r)
+	if r.SelectedCandidate != nil {
+		id := r.SelectedCandidate.Capability
+		r.Selected = &id
+	}
 	return r
 }
 
@@ -309,7 +412,10 @@ func nextCall(r *Route) {
 		id := r.SelectedCandidate.Capability
 		r.NextTool = &NextTool{Name: ToolCapabilityRun, Arguments: map[string]any{"capability": id},
 			Class:  r.SelectedCandidate.SafetyClass,
-			Reason: "Capability " + id + " is selected: plan it with capability_run (execute:false), review argv and executable identity, then execute once with the identity echoed."}
+			Reason: "Capability " + id + " is selected: plan it (execute:false), review it, then run its execute_arguments."}
+		if r.SelectedCandidate.task != nil {
+			r.NextTool.Reason = "The project's own task " + id + " is selected: plan it (execute:false), review what it runs, then run its execute_arguments."
+		}
 	case PackageSetup:
 		args := map[string]any{}
 		for k, v := range r.PackageSetup.SearchArguments {
@@ -320,9 +426,14 @@ func nextCall(r *Route) {
 	}
 }
 
-// argvOf gives a capability's first configured argv.
-func argvOf(cat *catalog.Catalog) catalogArgv {
+// argvOf gives a capability's first configured argv, or a project task's argv.
+func argvOf(cat *catalog.Catalog, tasks []*ProjectTask) catalogArgv {
 	return func(id string) []string {
+		for _, t := range tasks {
+			if t.ID == id {
+				return t.Argv
+			}
+		}
 		cp, ok := cat.Get(id)
 		if !ok || len(cp.Tools) == 0 {
 			return nil
@@ -437,7 +548,7 @@ func commandEvidence(said words, argv []string) ([]string, bool) {
 
 // score sets the operation and project scores, which depend on every candidate.
 // commands holds the capabilities whose command line the task quotes.
-func score(cands []Candidate, words map[string]bool, identities map[string]map[string]bool, commands map[string]bool) {
+func score(cat *catalog.Catalog, cands []Candidate, words map[string]bool, identities map[string]map[string]bool, commands map[string]bool) {
 	// The task's operations that some capability performs; none means no operation
 	// constrains the route.
 	var ops []string
@@ -458,6 +569,7 @@ func score(cands []Candidate, words map[string]bool, identities map[string]map[s
 	for _, c := range cands {
 		named = named || c.DiscriminatingScore > 0
 	}
+	generic, opSet := wordSet(GenericWords), wordSet(OperationWords)
 	for i := range cands {
 		c := &cands[i]
 		c.OperationScore = 1
@@ -471,8 +583,45 @@ func score(cands []Candidate, words map[string]bool, identities map[string]map[s
 		asked := c.SafetyClass == tools.ReadOnly || c.SafetyClass == tools.Reversible ||
 			c.SafetyClass == tools.ApprovalRequired && (commands[c.Capability] ||
 				slices.ContainsFunc(ActionWords, func(w string) bool { return words[w] && identities[c.Capability][w] }))
-		if len(c.ProjectEvidence) > 0 && c.IdentityScore > 0 && (!named || c.DiscriminatingScore > 0) && asked {
-			c.ProjectScore = 1
+		subject := !named || c.DiscriminatingScore > 0
+		if c.task == nil && len(c.ProjectEvidence) > len(c.declared) && c.IdentityScore > 0 && subject && asked {
+			c.ProjectScore = projectFiles
+		}
+		// The project's own tasks (docs/tools/workflow_plan.md, "Project tasks"): one
+		// the task names, by its name or its quoted command, weighs as much as project
+		// files when it is a package.json script, more when it is an entry point of the
+		// project's task runner files; a capability that runs exactly a task's command
+		// carries that task's weight.
+		if c.task != nil && (len(c.nameMatches) > 0 || c.quoted) && subject {
+			c.ProjectScore = entryLevel(c.task)
+		}
+		for _, t := range c.declared {
+			_, name := taskIdentity(t)
+			if len(nameMatches(words, name, generic, opSet)) > 0 && subject {
+				c.ProjectScore = max(c.ProjectScore, entryLevel(t))
+				c.namedDeclared = append(c.namedDeclared, t)
+			}
+		}
+	}
+	// A capability whose project evidence is only its files yields to a project task
+	// the task names that runs it, the project's own way of doing it: "format the
+	// code" is the project's format script when that script runs prettier.
+	var namedTasks []*ProjectTask
+	for i := range cands {
+		c := &cands[i]
+		if c.task != nil && c.ProjectScore > 0 {
+			namedTasks = append(namedTasks, c.task)
+		}
+		namedTasks = append(namedTasks, c.namedDeclared...)
+	}
+	for i := range cands {
+		c := &cands[i]
+		if c.task != nil || c.ProjectScore == 0 || len(c.namedDeclared) > 0 {
+			continue
+		}
+		cp, _ := cat.Get(c.Capability)
+		if slices.ContainsFunc(namedTasks, func(t *ProjectTask) bool { return runsCapability(t, cp) }) {
+			c.ProjectScore = 0
 		}
 	}
 }
@@ -579,8 +728,10 @@ func projectHint(cands []Candidate, cat *catalog.Catalog, p *ProjectEvidence) st
 		if c.IdentityScore == 0 {
 			continue
 		}
+		// A marker the root has did not decide it (its capability needs the task to
+		// name its action, or matched only a generic word): it is not what is missing.
 		cp, _ := cat.Get(c.Capability)
-		if len(cp.ProjectFiles) > 0 && !slices.Contains(markers, cp.ProjectFiles[0]) {
+		if len(cp.ProjectFiles) > 0 && !slices.Contains(markers, cp.ProjectFiles[0]) && !slices.Contains(p.Found, cp.ProjectFiles[0]) {
 			markers = append(markers, cp.ProjectFiles[0])
 		}
 	}
