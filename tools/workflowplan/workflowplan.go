@@ -26,10 +26,10 @@ import (
 
 // In is the input of workflow_plan.
 type In struct {
-	Task    string `json:"task" jsonschema:"required,minLength=1,pattern=\\S,description=What the user wants done."`
-	Context string `json:"context,omitempty" jsonschema:"default=,description=Extra context that may carry route-changing words."`
-	Cwd     string `json:"cwd,omitempty" jsonschema:"description=Project directory (default: the active project)."`
-	Detail  string `json:"detail,omitempty" jsonschema:"enum=compact,enum=full,description=full: every candidate with every score\\, and the phases' entry and exit."`
+	Task    string `json:"task" jsonschema:"required,minLength=1,pattern=\\S"`
+	Context string `json:"context,omitempty" jsonschema:"description=More words that may change the route."`
+	Cwd     string `json:"cwd,omitempty"`
+	Detail  string `json:"detail,omitempty" jsonschema:"enum=compact,enum=full,description=full: every candidate and score."`
 }
 
 // Out is the result of workflow_plan. Planned is present only with status planned;
@@ -76,7 +76,7 @@ func New(d Deps) tools.Tool {
 		Name:        "workflow_plan",
 		Order:       4,
 		Title:       "Plan workflow",
-		Description: "Route a development task to the project's own tasks (package.json scripts, Makefile, justfile, Taskfile, VS Code tasks), a catalog capability, package setup, or the other tool that answers it; next_tool is the call to make. Returns the candidates with evidence and a four-phase plan. Never executes anything.",
+		Description: "Route a development task to the call that does it, next_tool: a project task (npm script, make, just, VS Code task), a catalog capability, package setup or another tool. Never executes anything.",
 		Annotations: tools.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false},
 		ProjectArg:  "cwd",
 		Classes:     tools.Classification{Base: tools.ReadOnly},
