@@ -32,11 +32,11 @@ import (
 
 // In is the input of package_install.
 type In struct {
-	PackageID string `json:"package_id" jsonschema:"required,minLength=1,maxLength=256,pattern=^[A-Za-z0-9][A-Za-z0-9._+-]*$,description=Exact package id (letters\\, digits\\, . _ + -)."`
-	Source    string `json:"source,omitempty" jsonschema:"enum=winget,enum=chocolatey,enum=scoop,default=winget,description=Package manager to install with."`
-	Action    string `json:"action,omitempty" jsonschema:"enum=install,enum=upgrade,enum=uninstall,default=install,description=What to do with the package."`
-	Version   string `json:"version,omitempty" jsonschema:"minLength=1,maxLength=128,pattern=^[A-Za-z0-9][A-Za-z0-9._+-]*$,description=Exact version to install or upgrade to."`
-	Execute   bool   `json:"execute,omitempty" jsonschema:"default=false,description=false returns the plan; true runs the reviewed plan."`
+	PackageID string `json:"package_id" jsonschema:"required,maxLength=256,pattern=^[A-Za-z0-9][A-Za-z0-9._+-]*$,description=Exact id from package_search."`
+	Source    string `json:"source,omitempty" jsonschema:"enum=winget,enum=chocolatey,enum=scoop,default=winget"`
+	Action    string `json:"action,omitempty" jsonschema:"enum=install,enum=upgrade,enum=uninstall,default=install"`
+	Version   string `json:"version,omitempty" jsonschema:"maxLength=128,pattern=^[A-Za-z0-9][A-Za-z0-9._+-]*$"`
+	Execute   bool   `json:"execute,omitempty"`
 	tools.Identity
 }
 
@@ -82,7 +82,7 @@ func New(d Deps) tools.Tool {
 		Name:        "package_install",
 		Order:       6,
 		Title:       "Install package",
-		Description: "Plan or run a package install, upgrade or uninstall (optionally of an exact version) with WinGet (bound to the winget source, non-interactive), Chocolatey or Scoop. execute:false returns the argv and executable identity for review; execute:true runs exactly that plan and invalidates the environment cache. Exit 0 is not proof: verify afterwards.",
+		Description: "Plan, then run, a package install, upgrade or uninstall (WinGet, Chocolatey, Scoop). Pass the plan's execute_arguments back unchanged to run it. Exit 0 is no proof: verify.",
 		Annotations: tools.Annotations{ReadOnly: false, Destructive: true, Idempotent: false, OpenWorld: true},
 		// Planning is read-only; execute exactly true is approval-required.
 		Classes: tools.Classification{Base: tools.ReadOnly, Rules: []tools.Rule{

@@ -46,10 +46,10 @@ import (
 
 // In is the input of package_search.
 type In struct {
-	Query     string `json:"query,omitempty" jsonschema:"minLength=1,maxLength=160,description=Search text (1-160 printable characters)."`
-	Source    string `json:"source,omitempty" jsonschema:"enum=winget,enum=chocolatey,enum=scoop,default=winget,description=Package manager to search."`
-	Installed bool   `json:"installed,omitempty" jsonschema:"default=false,description=List installed packages instead; query then filters."`
-	Upgrades  bool   `json:"upgrades,omitempty" jsonschema:"default=false,description=List installed packages with an upgrade (implies installed)."`
+	Query     string `json:"query,omitempty" jsonschema:"minLength=1,maxLength=160"`
+	Source    string `json:"source,omitempty" jsonschema:"enum=winget,enum=chocolatey,enum=scoop,default=winget"`
+	Installed bool   `json:"installed,omitempty"`
+	Upgrades  bool   `json:"upgrades,omitempty" jsonschema:"description=Installed ones with an upgrade."`
 }
 
 // Out is the result of package_search: status, query and source, then the runner receipt
@@ -91,7 +91,7 @@ func New(d Deps) tools.Tool {
 		Name:        "package_search",
 		Order:       5,
 		Title:       "Search packages",
-		Description: "Search WinGet, Chocolatey or Scoop for a package, or list what is installed and what has an upgrade, and return the matches with exact ids. Runs the package manager, which may contact its configured source; never installs.",
+		Description: "Find packages and their exact ids with WinGet, Chocolatey or Scoop, or list the installed ones. Runs the package manager; never installs.",
 		Annotations: tools.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
 		// Always approval-required: it executes an external program that may contact a
 		// remote source.
