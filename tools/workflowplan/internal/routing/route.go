@@ -202,7 +202,7 @@ type Route struct {
 	SelectedCandidate     *Candidate      `json:"-"`
 	Selected              *string         `json:"selected_candidate" jsonschema:"nullable,description=The id of matched_candidate when it is selected."`
 	RouteDiscriminator    *Discriminator  `json:"route_discriminator" jsonschema:"nullable"`
-	PackageSetup          *Setup          `json:"package_setup" jsonschema:"nullable,description=Present with selection_status package_setup."`
+	PackageSetup          *Setup          `json:"package_setup,omitempty" jsonschema:"description=Only with selection_status package_setup."`
 	NextTool              *NextTool       `json:"next_tool" jsonschema:"nullable,description=The call to make next: capability_run for selected\\, package_search for package_setup\\, the other tool for other_tool; null otherwise."`
 	ProjectEvidence       ProjectEvidence `json:"project_evidence" jsonschema:"description=What the project's own files showed (never their content)."`
 	CandidateCapabilities Candidates      `json:"candidate_capabilities" jsonschema:"description=Best first: the candidates with evidence (full view: every capability and project task)."`

@@ -239,6 +239,9 @@ func TestCompactView(t *testing.T) {
 	if fp := f["phases"].([]any)[0].(map[string]any); fp["entry"] == nil || fp["exit"] == nil {
 		t.Errorf("full phase %v", fp)
 	}
+	if _, ok := c["package_setup"]; ok {
+		t.Errorf("package_setup %v outside a package_setup route", c["package_setup"])
+	}
 	if pe := c["project_evidence"].(map[string]any); pe["files"] != nil || pe["read"] != nil {
 		t.Errorf("compact project evidence %v", pe)
 	}
