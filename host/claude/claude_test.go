@@ -94,7 +94,7 @@ func TestBindProjectScope(t *testing.T) {
 		{name: "missing directory", args: map[string]any{"cwd": "nope"}, wantErr: "Not a directory: " + filepath.Join(l.proj, "nope")},
 		{name: "a file", args: map[string]any{"cwd": "README.md"}, wantErr: "Not a directory: " + l.file},
 		{name: "number", args: map[string]any{"cwd": 5}, wantErr: "cwd must be a string"},
-		{name: "null", args: map[string]any{"cwd": nil}, wantErr: "cwd must be a string"},
+		{name: "null is absent", args: map[string]any{"cwd": nil}, wantDir: l.realProj}, // docs/architecture.md: null = absent
 		{name: "boolean", args: map[string]any{"cwd": true}, wantErr: "cwd must be a string"},
 		{name: "list", args: map[string]any{"cwd": []any{"src"}}, wantErr: "cwd must be a string"},
 	}

@@ -139,7 +139,7 @@ func TestBindProject(t *testing.T) {
 		wantErr string
 	}{
 		{"absent", map[string]any{}, "", codex.MsgRequired},
-		{"null", map[string]any{"cwd": nil}, "", "cwd must be a string"}, // refused by validation, as under every host
+		{"null", map[string]any{"cwd": nil}, "", codex.MsgRequired}, // null is absent (docs/architecture.md), as under every host
 		{"blank", map[string]any{"cwd": "  "}, "", codex.MsgRequired},
 		{"dot", map[string]any{"cwd": "."}, "", codex.MsgNotAbsolute},
 		{"relative", map[string]any{"cwd": "sub"}, "", codex.MsgNotAbsolute},
