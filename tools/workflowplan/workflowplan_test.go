@@ -118,6 +118,7 @@ func TestRefusals(t *testing.T) {
 	}{
 		{"blank task", good, map[string]any{"task": "  "}, "invalid_input", "task must not be blank"},
 		{"bad cwd", good, map[string]any{"task": "x", "cwd": filepath.Join(good.ProjectDir, "missing")}, "invalid_input", "Not a directory"},
+		{"bad detail", good, map[string]any{"task": "x", "detail": "verbose"}, "invalid_input", "detail"},
 		{"catalog error", envWith(t, "", []byte("a: {description: d}")), map[string]any{"task": "x"}, "configuration_error", `capability "a"`},
 	}
 	for _, tt := range tests {
