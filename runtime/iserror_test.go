@@ -48,7 +48,7 @@ func TestInvalidInputFoundInsideToolsIsAnError(t *testing.T) {
 		msg  string
 	}{
 		{"capability_run", map[string]any{"capability": "test-go", "execute": true},
-			"expected_executable is required when execute is true: echo executable from the reviewed execute:false plan"},
+			"expected_executable is required when execute is true: pass the reviewed plan's execute_arguments"},
 		{"capability_run", map[string]any{"capability": "test-go", "extra_args": []any{""}}, "extra_args[0] must be a non-empty string"},
 		{"package_install", map[string]any{"package_id": "Git.Git", "execute": true},
 			"expected_executable is required when execute is true: echo executable, executable_identity_kind and executable_identity_sha256 from the reviewed execute:false plan"},

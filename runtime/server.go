@@ -56,8 +56,9 @@ func wireTool(t tools.Tool, r *schema.Rendered, h host.Host) *mcp.Tool {
 		Description:  t.Description(),
 		InputSchema:  in,
 		OutputSchema: r.OutJSON,
+		// The title once: Tool.title (MCP 2025-06-18 and later) is what hosts show;
+		// annotations.title would repeat it in every tools/list (issue 24).
 		Annotations: &mcp.ToolAnnotations{
-			Title:           t.Title(),
 			ReadOnlyHint:    a.ReadOnly,
 			DestructiveHint: new(a.Destructive),
 			IdempotentHint:  a.Idempotent,

@@ -26,7 +26,7 @@ func Of(t tools.Tool) *Rendered {
 	}
 	r, _ := rendered.LoadOrStore(t, sync.OnceValue(func() *Rendered {
 		in := ForType(t.InType())
-		out := Output(t.OutType(), t.Statuses())
+		out := OutputOf(t.OutType(), t.InType(), t.Statuses())
 		return &Rendered{In: in, Out: out, InJSON: Compact(in), OutJSON: Compact(out), Validator: NewValidator(in)}
 	}))
 	return r.(func() *Rendered)()

@@ -3,9 +3,9 @@ package tools
 // Identity is the plan-first executable identity echoed from a reviewed plan. Tools that
 // can execute embed it in their input so the three fields are spelled once.
 type Identity struct {
-	ExpectedExecutable             string `json:"expected_executable,omitempty" jsonschema:"maxLength=4096,description=Absolute executable path echoed from the reviewed execute:false plan."`
-	ExpectedExecutableIdentityKind string `json:"expected_executable_identity_kind,omitempty" jsonschema:"enum=file,enum=app_execution_alias,enum=powershell_script,description=Identity kind echoed from the reviewed plan."`
-	ExpectedExecutableIdentitySHA  string `json:"expected_executable_identity_sha256,omitempty" jsonschema:"minLength=64,maxLength=64,pattern=^[0-9A-Fa-f]{64}$,description=SHA-256 fingerprint echoed from the reviewed plan."`
+	ExpectedExecutable             string `json:"expected_executable,omitempty"`
+	ExpectedExecutableIdentityKind string `json:"expected_executable_identity_kind,omitempty" jsonschema:"enum=file,enum=app_execution_alias,enum=powershell_script"`
+	ExpectedExecutableIdentitySHA  string `json:"expected_executable_identity_sha256,omitempty" jsonschema:"pattern=^[0-9A-Fa-f]{64}$"`
 }
 
 // Status is the minimal result every tool can return: a status word, an optional

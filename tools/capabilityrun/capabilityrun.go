@@ -18,16 +18,16 @@ import (
 
 // In is the input of capability_run.
 type In struct {
-	Capability string   `json:"capability" jsonschema:"required,minLength=1,maxLength=256,description=Catalog capability id\\, or a project task as <source>:<name> (npm:dev\\, make:test)."`
-	ExtraArgs  []string `json:"extra_args,omitempty" jsonschema:"maxItems=128,description=Extra arguments appended to the argv as separate elements (never shell-joined)."`
-	Cwd        string   `json:"cwd,omitempty" jsonschema:"description=Project directory to run in (default: the active project)."`
-	Execute    bool     `json:"execute,omitempty" jsonschema:"default=false,description=false returns the plan; true runs the reviewed plan."`
+	Capability string   `json:"capability" jsonschema:"required,minLength=1,maxLength=256,description=Catalog id or project task <source>:<name>."`
+	ExtraArgs  []string `json:"extra_args,omitempty" jsonschema:"maxItems=128"`
+	Cwd        string   `json:"cwd,omitempty"`
+	Execute    bool     `json:"execute,omitempty"`
 	tools.Identity
 	// ExpectedDefinitionSHA256 is a project task's definition identity echoed from the
 	// plan (definition_sha256): an execution reads the task again and runs it only when
 	// its definition is still the one reviewed.
-	ExpectedDefinitionSHA256 string `json:"expected_definition_sha256,omitempty" jsonschema:"minLength=64,maxLength=64,pattern=^[0-9A-Fa-f]{64}$,description=Project tasks: definition_sha256 echoed from the plan."`
-	TimeoutSeconds           int    `json:"timeout_seconds,omitempty" jsonschema:"minimum=1,maximum=600,default=120,description=Timeout in seconds."`
+	ExpectedDefinitionSHA256 string `json:"expected_definition_sha256,omitempty" jsonschema:"pattern=^[0-9A-Fa-f]{64}$"`
+	TimeoutSeconds           int    `json:"timeout_seconds,omitempty" jsonschema:"minimum=1,maximum=600,default=120"`
 }
 
 // Out is the result of capability_run: the engine's merged plan + receipt + status,
@@ -78,7 +78,7 @@ func New(d Deps) tools.Tool {
 		Name:        "capability_run",
 		Order:       3,
 		Title:       "Run capability",
-		Description: "Plan or run a capability from the catalog (capabilities.yaml) or a task the project declares (npm:dev, make:test). execute:false returns the exact argv, the absolute executable and its SHA-256 identity for review; execute:true runs it only when the reviewed identity (and a task's definition_sha256) is echoed back unchanged. Forbidden capabilities are blocked; project tasks and extra_args make a call approval-required.",
+		Description: "Plan, then run, a catalog capability (test-go) or a project task (npm:dev). Pass the plan's execute_arguments back unchanged to run it. Forbidden ones are blocked.",
 		Annotations: tools.Annotations{ReadOnly: false, Destructive: true, Idempotent: false, OpenWorld: true},
 		ProjectArg:  "cwd",
 		// A plan is read-only; an execution takes the effective class of the named
@@ -160,14 +160,24 @@ func (d Deps) handle(ctx context.Context, env *tools.Env, in In) (Out, error) {
 	return withExecuteArguments(e.Run(ctx, req), in), nil
 }
 
-// withExecuteArguments adds the executing call's arguments to a plan that can run.
+// withExecuteArguments adds the executing call's arguments to a plan that can run,
+// and says each thing of the result once (issue 24, "A plan carries exactly what
+// execution needs"): the identities of a plan with execute_arguments (the executable's
+// and a project task's definition_sha256) are there only, and base_safety_class only
+// when it differs from safety_class.
 func withExecuteArguments(res capability.Result, in In) Out {
+	if res.BaseSafetyClass == res.SafetyClass {
+		res.BaseSafetyClass = ""
+	}
 	out := Out{Result: res}
 	if res.Status.Status != tools.StatusPlanned || res.Plan == nil || res.SafetyClass == tools.Forbidden {
 		return out
 	}
 	exec := in
 	exec.Execute = true
+	if exec.TimeoutSeconds == capability.DefaultTimeoutSeconds {
+		exec.TimeoutSeconds = 0 // the default again when passed back
+	}
 	exec.Identity = tools.Identity{ExpectedExecutable: res.Executable,
 		ExpectedExecutableIdentityKind: string(res.ExecutableIdentityKind),
 		ExpectedExecutableIdentitySHA:  res.ExecutableIdentitySHA256}
@@ -176,5 +186,13 @@ func withExecuteArguments(res capability.Result, in In) Out {
 		exec.ExpectedDefinitionSHA256 = res.DefinitionSHA256
 	}
 	out.ExecuteArguments = &exec
+	p := *res.Plan
+	p.Executable, p.ExecutableIdentityKind, p.ExecutableIdentitySHA256 = "", "", ""
+	out.Plan = &p
+	if res.TaskPlan != nil {
+		tp := *res.TaskPlan
+		tp.DefinitionSHA256 = ""
+		out.TaskPlan = &tp
+	}
 	return out
 }

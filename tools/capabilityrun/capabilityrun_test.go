@@ -6,8 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	goruntime "runtime"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/windows-dev-agent/wda/internal/testkit/mcptest"
 	"github.com/windows-dev-agent/wda/tools"
@@ -90,16 +93,16 @@ func TestPlanShippedCapability(t *testing.T) {
 	dir, path := toolDir(t, "pytest", "#!/bin/sh\n")
 	m := call(t, env(t, dir, ""), tools.Args{"capability": "test-python", "extra_args": []any{}, "execute": false, "timeout_seconds": json.Number("120")})
 	real, _ := filepath.EvalSymlinks(path)
-	if m["status"] != "planned" || m["executable"] != real || m["tool"] != "pytest" || m["safety_class"] != "reversible" ||
-		m["base_safety_class"] != "reversible" || m["requires_host_approval"] != true || m["execution_started"] != false ||
-		m["executable_identity_kind"] != "file" || len(m["executable_identity_sha256"].(string)) != 64 {
+	ea, _ := m["execute_arguments"].(map[string]any)
+	if m["status"] != "planned" || ea["expected_executable"] != real || m["safety_class"] != "reversible" || m["execution_started"] != false ||
+		ea["expected_executable_identity_kind"] != "file" || len(ea["expected_executable_identity_sha256"].(string)) != 64 {
 		t.Fatalf("plan %v", m)
 	}
 	if argv := m["argv"].([]any); len(argv) != 1 || argv[0] != real {
 		t.Errorf("argv %v", argv)
 	}
 	if ea, _ := m["execute_arguments"].(map[string]any); ea["execute"] != true || ea["expected_executable"] != real ||
-		ea["capability"] != "test-python" || ea["timeout_seconds"] != float64(120) {
+		ea["capability"] != "test-python" || ea["timeout_seconds"] != nil {
 		t.Errorf("execute_arguments %v", m["execute_arguments"])
 	}
 	for _, k := range []string{"succeeded", "returncode", "stdout"} {
@@ -215,9 +218,9 @@ wipe: {description: d, safety: read-only, tools: [{name: cmd, argv: [cmd, /c, fo
 		plan := call(t, e, tt.args)
 		// The executing call echoes the reviewed identity, so only the class stands
 		// between it and the run.
-		exec := tools.Args{"execute": true, "expected_executable": plan["executable"],
-			"expected_executable_identity_kind":   plan["executable_identity_kind"],
-			"expected_executable_identity_sha256": plan["executable_identity_sha256"]}
+		exec := tools.Args{"execute": true, "expected_executable": echoed(plan, "executable"),
+			"expected_executable_identity_kind":   echoed(plan, "executable_identity_kind"),
+			"expected_executable_identity_sha256": echoed(plan, "executable_identity_sha256")}
 		for k, v := range tt.args {
 			exec[k] = v
 		}
@@ -247,5 +250,64 @@ func TestCatalogErrorIsConfigurationError(t *testing.T) {
 	if m["status"] != "configuration_error" || !strings.Contains(m["error"].(string), "capability catalog could not be loaded") ||
 		!strings.Contains(m["error"].(string), `capability "broken"`) {
 		t.Fatalf("got %v", m)
+	}
+}
+
+// echoed is the plan's identity field f: execute_arguments' expected_f when the plan
+// has execute_arguments, else the plan's own f (a forbidden plan has none to run).
+func echoed(plan map[string]any, f string) any {
+	if ea, ok := plan["execute_arguments"].(map[string]any); ok {
+		return ea["expected_"+f]
+	}
+	return plan[f]
+}
+
+// TestPlanSaysEachThingOnce: a plan carries what execution needs, each once (issue 24):
+// the argv, and execute_arguments with the identity; not the executable and identity
+// again, nor a rendering of the argv, the configured tool's name, the catalog's
+// description, the approval flag safety_class implies, a base class equal to the
+// effective one, or the default timeout. A plan without execute_arguments (forbidden)
+// keeps its identity; a base class raised by extra_args stays.
+func TestPlanSaysEachThingOnce(t *testing.T) {
+	t.Parallel()
+	dir, path := toolDir(t, "go", "#!/bin/sh\n")
+	real, _ := filepath.EvalSymlinks(path)
+	cat := "wipe: {description: d, safety: forbidden, tools: [{name: go, argv: [go, clean]}]}\n" +
+		"vet: {description: d, safety: reversible, tools: [{name: go, argv: [go, vet]}]}\n"
+	keys := func(m map[string]any) []string {
+		var out []string
+		for k := range m {
+			out = append(out, k)
+		}
+		slices.Sort(out)
+		return out
+	}
+	cases := []struct {
+		name    string
+		args    tools.Args
+		keys    []string
+		argKeys []string
+	}{
+		{"plan", tools.Args{"capability": "vet"},
+			[]string{"argv", "capability", "execute_arguments", "execution_started", "safety_class", "status"},
+			[]string{"capability", "cwd", "execute", "expected_executable", "expected_executable_identity_kind", "expected_executable_identity_sha256"}},
+		{"timeout and extra_args", tools.Args{"capability": "vet", "timeout_seconds": 30, "extra_args": []any{"./..."}},
+			[]string{"argv", "base_safety_class", "capability", "execute_arguments", "execution_started", "safety_class", "status"},
+			[]string{"capability", "cwd", "execute", "expected_executable", "expected_executable_identity_kind", "expected_executable_identity_sha256", "extra_args", "timeout_seconds"}},
+		{"forbidden", tools.Args{"capability": "wipe"},
+			[]string{"argv", "capability", "executable", "executable_identity_kind", "executable_identity_sha256", "execution_started", "safety_class", "status"}, nil},
+	}
+	for _, c := range cases {
+		m := call(t, env(t, dir, cat), c.args)
+		if d := cmp.Diff(c.keys, keys(m)); d != "" {
+			t.Errorf("%s: keys (-want +got):\n%s\n%v", c.name, d, m)
+		}
+		ea, _ := m["execute_arguments"].(map[string]any)
+		if d := cmp.Diff(c.argKeys, keys(ea)); d != "" {
+			t.Errorf("%s: execute_arguments keys (-want +got):\n%s", c.name, d)
+		}
+		if echoed(m, "executable") != real || len(echoed(m, "executable_identity_sha256").(string)) != 64 {
+			t.Errorf("%s: identity %v", c.name, m)
+		}
 	}
 }

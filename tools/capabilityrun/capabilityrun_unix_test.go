@@ -27,22 +27,21 @@ func TestPlanThenExecute(t *testing.T) {
 	if plan["status"] != "planned" {
 		t.Fatalf("plan %v", plan)
 	}
-	echo := tools.Args{"capability": "test-go", "cwd": sub, "execute": true, "timeout_seconds": 30,
-		"expected_executable":                 plan["executable"],
-		"expected_executable_identity_kind":   plan["executable_identity_kind"],
-		"expected_executable_identity_sha256": plan["executable_identity_sha256"]}
-	// execute_arguments is that echo, ready made: passed back unchanged it runs the plan.
+	// execute_arguments is the executing call, ready made: passed back unchanged it
+	// runs the plan; the identity is there only (the timeout is the default's again).
 	ea, _ := plan["execute_arguments"].(map[string]any)
-	want := map[string]any{"capability": "test-go", "cwd": sub, "execute": true, "timeout_seconds": float64(120),
-		"expected_executable":                 plan["executable"],
-		"expected_executable_identity_kind":   plan["executable_identity_kind"],
-		"expected_executable_identity_sha256": plan["executable_identity_sha256"]}
-	if diff := cmp.Diff(want, ea); diff != "" {
+	real, _ := filepath.EvalSymlinks(path)
+	sha, _ := ea["expected_executable_identity_sha256"].(string)
+	want := map[string]any{"capability": "test-go", "cwd": sub, "execute": true,
+		"expected_executable": real, "expected_executable_identity_kind": "file", "expected_executable_identity_sha256": sha}
+	if diff := cmp.Diff(want, ea); diff != "" || len(sha) != 64 {
 		t.Fatalf("execute_arguments (-want +got):\n%s", diff)
 	}
 	if run := call(t, e, tools.Args(ea)); run["status"] != "completed" || run["stdout"] != "args: test ./...\n"+sub+"\n" {
 		t.Fatalf("run with execute_arguments %v", run)
 	}
+	echo := tools.Args{"capability": "test-go", "cwd": sub, "execute": true, "timeout_seconds": 30,
+		"expected_executable": real, "expected_executable_identity_kind": "file", "expected_executable_identity_sha256": sha}
 	run := call(t, e, echo)
 	if run["status"] != "completed" || run["execution_started"] != true || run["succeeded"] != true ||
 		run["returncode"] != float64(0) || run["stdout"] != "args: test ./...\n"+sub+"\n" {

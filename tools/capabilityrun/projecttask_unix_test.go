@@ -40,7 +40,7 @@ func TestProjectTaskPlanThenExecute(t *testing.T) {
 		}
 		run := call(t, e, tools.Args(ea))
 		if run["status"] != "completed" || run["execution_started"] != true || run["stdout"] != c.stdout ||
-			run["definition_sha256"] != plan["definition_sha256"] {
+			run["definition_sha256"] != ea["expected_definition_sha256"] {
 			t.Fatalf("%s run %v", c.id, run)
 		}
 	}

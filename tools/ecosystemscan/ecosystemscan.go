@@ -28,9 +28,9 @@ import (
 
 // In is the input of ecosystem_scan.
 type In struct {
-	Cwd             string `json:"cwd,omitempty" jsonschema:"description=Project directory (default: the active project)."`
-	IncludeHost     bool   `json:"include_host,omitempty" jsonschema:"default=false,description=Also read user-level extensions\\, plugins and MCP configs."`
-	IncludePackages bool   `json:"include_packages,omitempty" jsonschema:"default=false,description=Also list installed WinGet packages (requires include_host)."`
+	Cwd             string `json:"cwd,omitempty"`
+	IncludeHost     bool   `json:"include_host,omitempty"`
+	IncludePackages bool   `json:"include_packages,omitempty"`
 }
 
 // Out is the result of ecosystem_scan. Inventory is absent when the call was refused.
@@ -84,7 +84,7 @@ func New(d Deps) tools.Tool {
 		Name:        "ecosystem_scan",
 		Order:       8,
 		Title:       "Scan ecosystem",
-		Description: "Inventory the project's AI/editor ecosystem: VS Code recommendations, MCP configs (structure only), agent config markers. include_host adds installed VS Code extensions and Claude/Codex plugins; include_packages (with include_host) adds winget list.",
+		Description: "The project's AI and editor setup: VS Code recommendations, MCP configs (structure only), agent config files; include_host adds the user's, include_packages WinGet's list.",
 		Annotations: tools.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false},
 		ProjectArg:  "cwd",
 		// A project-only scan is read-only; include_host (exactly true) reads user state

@@ -2,7 +2,8 @@
 // snapshot of tools/internal/discovery, served from the data-dir cache when it is fresh.
 //
 // It must never return a shape other than {status, snapshot, execution_started}:
-// anything unexpected becomes a degraded fallback snapshot naming the cause.
+// anything unexpected becomes a degraded fallback snapshot naming the cause. The
+// snapshot is its summary unless the call asks for detail "full" (summary.go).
 package envinspect
 
 import (
@@ -16,7 +17,10 @@ import (
 
 // In is the input of env_inspect.
 type In struct {
-	ForceRefresh bool `json:"force_refresh,omitempty" jsonschema:"default=false,description=Skip the five-minute cache and probe again."`
+	ForceRefresh bool `json:"force_refresh,omitempty"`
+	// Detail "full" returns the canonical snapshot (docs/discovery.md), derived keys
+	// included; "compact" (the default) its summary, without what another key says.
+	Detail string `json:"detail,omitempty" jsonschema:"enum=compact,enum=full"`
 }
 
 // Out is the result of env_inspect: status is "ok" when snapshot.success is true,
@@ -25,6 +29,8 @@ type In struct {
 type Out struct {
 	tools.Status
 	Snapshot *discovery.Snapshot `json:"snapshot,omitempty"`
+	// full: the snapshot is encoded whole, else as its summary (summary.go).
+	full bool
 }
 
 // Statuses are the words of Out's status.
@@ -47,7 +53,7 @@ func New(d Deps) tools.Tool {
 		Name:        "env_inspect",
 		Order:       1,
 		Title:       "Inspect environment",
-		Description: "Report the Windows development environment as a canonical tri-state snapshot (true = observed, false = observed absent, null = not established): OS, virtualization (Hyper-V, WSL, Windows Sandbox, Dev Drive), package managers, runtimes, editors. Cached for five minutes; force_refresh skips the cache.",
+		Description: "This machine's development facts: OS, CPU, memory, Hyper-V, WSL, Windows Sandbox, Dev Drive, Docker, package managers, runtimes, editors; null = not established. Cached 5 min.",
 		Annotations: tools.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false},
 		Classes:     tools.Classification{Base: tools.ReadOnly},
 		// A cold snapshot runs the platform probes (PowerShell, vswhere) on Windows.
@@ -66,6 +72,7 @@ func (d Deps) handle(ctx context.Context, env *tools.Env, in In) (out Out, _ err
 		if r := recover(); r != nil {
 			out = fromResult(discovery.Result{Snapshot: discovery.Fallback(d.Now(), fmt.Sprintf("Unexpected discovery failure: %v", r))})
 		}
+		out.full = in.Detail == "full"
 	}()
 	res := d.Discover(ctx, discovery.Options{DataDir: env.DataDir, Getenv: env.Lookup}, in.ForceRefresh)
 	return fromResult(res), nil

@@ -74,7 +74,7 @@ func TestEnvInspectCacheAndExecutionStarted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := call(t, tool, env, nil)
+	m := call(t, tool, env, tools.Args{"detail": "full"})
 	b, _ := json.Marshal(m["snapshot"])
 	var cached any
 	_ = json.Unmarshal(raw, &cached)
@@ -94,7 +94,7 @@ func TestEnvInspectHardFailureIsDegradedCanonical(t *testing.T) {
 	t.Parallel()
 	d := DefaultDeps()
 	d.Discover = func(context.Context, discovery.Options, bool) discovery.Result { panic("cannot construct discoverer") }
-	m := call(t, New(d), &tools.Env{}, nil)
+	m := call(t, New(d), &tools.Env{}, tools.Args{"detail": "full"})
 	snap, _ := m["snapshot"].(map[string]any)
 	if m["status"] != "degraded" || m["execution_started"] != false || snap == nil {
 		t.Fatalf("%v", m)
@@ -125,6 +125,9 @@ func TestOutputSchemaAdmitsNulls(t *testing.T) {
 	}
 	v := m["properties"].(map[string]any)["snapshot"].(map[string]any)["properties"].(map[string]any)["virtualization"].(map[string]any)["properties"].(map[string]any)
 	b, _ := json.Marshal(v["hyper_v_available"])
+	if ref, ok := v["hyper_v_available"].(map[string]any)["$ref"].(string); ok { // shared in $defs
+		b, _ = json.Marshal(m["$defs"].(map[string]any)[strings.TrimPrefix(ref, "#/$defs/")])
+	}
 	if !strings.Contains(string(b), `"null"`) {
 		t.Fatalf("hyper_v_available schema %s does not admit null", b)
 	}

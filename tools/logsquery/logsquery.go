@@ -40,8 +40,8 @@ const (
 
 // In is the input of logs_query.
 type In struct {
-	LastN  int    `json:"last_n,omitempty" jsonschema:"minimum=1,maximum=200,default=20,description=How many of the newest matching events to return."`
-	Filter string `json:"filter,omitempty" jsonschema:"enum=all,enum=failures,enum=installs,enum=sandbox,enum=approvals,default=all,description=Which events to return: failures are failed and refused calls (a hook denial or a status of invalid_input\\, blocked\\, stale_plan\\, unknown_capability or configuration_error)."`
+	LastN  int    `json:"last_n,omitempty" jsonschema:"minimum=1,maximum=200,default=20"`
+	Filter string `json:"filter,omitempty" jsonschema:"enum=all,enum=failures,enum=installs,enum=sandbox,enum=approvals,default=all"`
 }
 
 // Out is the result of logs_query.
@@ -68,7 +68,7 @@ func New(_ Deps) tools.Tool {
 		Name:        "logs_query",
 		Order:       9,
 		Title:       "Query audit log",
-		Description: "Return recent audit events (metadata only: tool, safety class, decision, outcome) from the bounded audit log, oldest segment first.",
+		Description: "The newest audit events of this server's tool calls, oldest first; metadata only.",
 		Annotations: tools.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false},
 		Classes:     tools.Classification{Base: tools.ReadOnly},
 		Starts:      tools.NeverCond,

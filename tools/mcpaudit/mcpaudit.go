@@ -20,9 +20,9 @@ import (
 
 // In is the input of mcp_audit.
 type In struct {
-	Cwd         string `json:"cwd,omitempty" jsonschema:"description=Project directory (default: the active project)."`
-	IncludeHost bool   `json:"include_host,omitempty" jsonschema:"default=false,description=Also read user-level Claude (and on Codex\\, Codex) MCP configs."`
-	ConfigPath  string `json:"config_path,omitempty" jsonschema:"description=One more config file to audit (~ expanded; relative to the project; .toml is read as a Codex config)."`
+	Cwd         string `json:"cwd,omitempty"`
+	IncludeHost bool   `json:"include_host,omitempty"`
+	ConfigPath  string `json:"config_path,omitempty"`
 }
 
 // Out is the result of mcp_audit. Report is absent when the call was refused
@@ -59,7 +59,7 @@ func New(_ Deps) tools.Tool {
 		Name:        "mcp_audit",
 		Order:       10,
 		Title:       "Audit MCP configs",
-		Description: "Summarise MCP server configurations structurally (name, validity, transport, argument count, whether command/url/env are present) without ever returning commands, URLs, arguments or env values. Project scope by default; include_host and config_path widen it.",
+		Description: "Summarise MCP server configs by structure (name, validity, transport, argument count, which of command, url, env are set), never their values.",
 		Annotations: tools.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false},
 		ProjectArg:  "cwd",
 		// Project scope is read-only; reading user-level configs or an arbitrary file is

@@ -11,12 +11,12 @@ import (
 
 // In is the input of sandbox_run.
 type In struct {
-	Command              string   `json:"command" jsonschema:"required,minLength=1,description=Command to run inside the isolated environment (sh -lc for WSL and Dev Container)."`
-	IsolationRequirement string   `json:"isolation_requirement" jsonschema:"required,enum=linux_compatibility,enum=project_reproducibility,enum=untrusted_windows,description=Why isolation is needed; it fixes the backend."`
-	Environment          string   `json:"environment,omitempty" jsonschema:"enum=auto,enum=wsl,enum=dev_container,enum=windows_sandbox,default=auto,description=Backend; auto picks the one the requirement maps to."`
-	WorkspaceFolder      string   `json:"workspace_folder,omitempty" jsonschema:"description=Project directory (default: the active project)."`
-	PayloadPaths         []string `json:"payload_paths,omitempty" jsonschema:"maxItems=1024,description=Workspace-relative files and folders to stage read-only into Windows Sandbox."`
-	Execute              bool     `json:"execute,omitempty" jsonschema:"default=false,description=false returns the plan; true runs the reviewed plan."`
+	Command              string   `json:"command" jsonschema:"required,minLength=1,description=sh -lc in WSL and Dev Container."`
+	IsolationRequirement string   `json:"isolation_requirement" jsonschema:"required,enum=linux_compatibility,enum=project_reproducibility,enum=untrusted_windows"`
+	Environment          string   `json:"environment,omitempty" jsonschema:"enum=auto,enum=wsl,enum=dev_container,enum=windows_sandbox,default=auto"`
+	WorkspaceFolder      string   `json:"workspace_folder,omitempty"`
+	PayloadPaths         []string `json:"payload_paths,omitempty" jsonschema:"description=Staged read-only into Windows Sandbox."`
+	Execute              bool     `json:"execute,omitempty"`
 	tools.Identity
 }
 
@@ -83,7 +83,7 @@ func New(d Deps) tools.Tool {
 		Name:        "sandbox_run",
 		Order:       7,
 		Title:       "Run isolated",
-		Description: "Plan or run a command in isolation: WSL for linux_compatibility, the project's Dev Container for project_reproducibility, Windows Sandbox for untrusted_windows (with a validated, read-only staged payload). A Sandbox launch proves only that it started.",
+		Description: "Plan, then run, a command isolated in WSL, the project's Dev Container or Windows Sandbox, as isolation_requirement says. Pass the plan's execute_arguments back unchanged to run it.",
 		Annotations: tools.Annotations{ReadOnly: false, Destructive: true, Idempotent: false, OpenWorld: true},
 		ProjectArg:  "workspace_folder",
 		Classes:     classes,

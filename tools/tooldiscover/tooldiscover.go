@@ -33,7 +33,7 @@ import (
 
 // In is the input of tool_discover.
 type In struct {
-	Category string `json:"category,omitempty" jsonschema:"enum=all,enum=runtimes,enum=editors,enum=package_managers,enum=vcs,default=all,description=Which group of tools to discover."`
+	Category string `json:"category,omitempty" jsonschema:"enum=all,enum=runtimes,enum=editors,enum=package_managers,enum=vcs,default=all"`
 }
 
 // Entry is what is known about one tool. A missing tool has only available:false and
@@ -121,7 +121,7 @@ func New(d Deps) tools.Tool {
 		Name:        "tool_discover",
 		Order:       2,
 		Title:       "Discover tools",
-		Description: "Find developer tools on PATH (runtimes, editors, package managers, version control) and report each one's absolute path and version. Version probes run the tool with its version flag; GUI editors are never launched.",
+		Description: "Path and version of developer tools on PATH: runtimes, editors, package managers, version control (runs each one's version flag).",
 		Annotations: tools.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false},
 		// Probing executes external programs, so the host is asked even though nothing
 		// is mutated.

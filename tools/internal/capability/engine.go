@@ -28,8 +28,8 @@ const (
 	ErrStaleExecutable   = "Resolved executable no longer matches the reviewed plan"
 	ErrStaleIdentity     = "Executable identity no longer matches the reviewed plan"
 	ErrChangedAtLaunch   = "Executable identity changed between review and launch; plan again and review the new identity"
-	ErrExpectedMissing   = "expected_executable is required when execute is true: echo executable from the reviewed execute:false plan"
-	ErrExpectedMalformed = "expected_executable_identity_kind and expected_executable_identity_sha256 are required when execute is true: echo them from the reviewed plan (kind file, app_execution_alias or powershell_script; sha256 of 64 hexadecimal characters)"
+	ErrExpectedMissing   = "expected_executable is required when execute is true: pass the reviewed plan's execute_arguments"
+	ErrExpectedMalformed = "expected_executable_identity_kind and expected_executable_identity_sha256 are required when execute is true: pass the reviewed plan's execute_arguments (kind file, app_execution_alias or powershell_script; sha256 of 64 hexadecimal characters)"
 )
 
 // Engine plans and executes catalog capabilities and project tasks. Every field up

@@ -16,9 +16,11 @@ import (
 // receipt fields.
 type Result struct {
 	tools.Status
-	Capability      string      `json:"capability,omitempty" jsonschema:"description=The capability id."`
-	Available       []string    `json:"available,omitempty" jsonschema:"description=Sorted catalog ids (unknown_capability only)."`
-	Description     string      `json:"description,omitempty"`
+	Capability string   `json:"capability,omitempty" jsonschema:"description=The capability id."`
+	Available  []string `json:"available,omitempty" jsonschema:"description=Sorted catalog ids (unknown_capability only)."`
+	// Description is the catalog's; the result does not restate it (issue 24, "A plan
+	// carries exactly what execution needs").
+	Description     string      `json:"-"`
 	BaseSafetyClass tools.Class `json:"base_safety_class,omitempty" jsonschema:"enum=read-only,enum=reversible,enum=approval-required,enum=forbidden,description=The catalog class of the capability."`
 	SafetyClass     tools.Class `json:"safety_class,omitempty" jsonschema:"enum=read-only,enum=reversible,enum=approval-required,enum=forbidden,description=Effective class of this call (extra_args make it approval-required)."`
 	CheckedTools    []string    `json:"checked_tools,omitempty" jsonschema:"description=Configured tools of which none is installed (unavailable only)."`
@@ -34,14 +36,19 @@ type Result struct {
 }
 
 // Plan is the reviewed plan of an execute:false call, repeated in every later outcome.
+// Its JSON is what execution needs, each once: the executable, its identity and the
+// argv (capability_run leaves the executable and its identity to execute_arguments
+// when the plan has them). Tool (argv[0]'s configured name), Command (a rendering of argv) and
+// RequiresHostApproval (what safety_class says) stay in Go for the engine and its
+// callers, out of the result (docs/tools/capability_run.md, "Removed fields").
 type Plan struct {
-	Tool                     string            `json:"tool" jsonschema:"description=Name of the selected configured tool."`
-	Executable               string            `json:"executable" jsonschema:"description=Absolute resolved executable; echo it as expected_executable."`
+	Tool                     string            `json:"-"`
+	Executable               string            `json:"executable,omitempty" jsonschema:"description=Absolute resolved executable; echo it as expected_executable."`
 	ExecutableIdentityKind   proc.IdentityKind `json:"executable_identity_kind,omitempty" jsonschema:"enum=file,enum=app_execution_alias,enum=powershell_script,description=Echo as expected_executable_identity_kind."`
 	ExecutableIdentitySHA256 string            `json:"executable_identity_sha256,omitempty" jsonschema:"description=Echo as expected_executable_identity_sha256."`
 	Argv                     []string          `json:"argv" jsonschema:"description=Exact argv; argv[0] is the absolute executable. Never shell-joined."`
-	Command                  string            `json:"command" jsonschema:"description=Windows-style rendering of argv for display only."`
-	RequiresHostApproval     bool              `json:"requires_host_approval" jsonschema:"description=True for reversible and approval-required calls: the host owns that approval."`
+	Command                  string            `json:"-"`
+	RequiresHostApproval     bool              `json:"-"`
 }
 
 // JSONSchemaExtend keeps the receipt descriptions capability_run publishes;

@@ -25,8 +25,8 @@ import (
 // Error texts of project tasks that are part of the contract
 // (docs/tools/capability_run.md, "Project tasks").
 const (
-	ErrDefinitionMissing   = "expected_definition_sha256 is required when execute is true for a project task: echo definition_sha256 from the reviewed execute:false plan"
-	ErrDefinitionMalformed = "expected_definition_sha256 must be 64 hexadecimal characters: echo definition_sha256 from the reviewed execute:false plan"
+	ErrDefinitionMissing   = "expected_definition_sha256 is required when execute is true for a project task: pass the reviewed plan's execute_arguments"
+	ErrDefinitionMalformed = "expected_definition_sha256 must be 64 hexadecimal characters: pass the reviewed plan's execute_arguments"
 	ErrStaleDefinition     = "The project task's definition changed since the plan; plan again and review the new definition"
 	ErrDefinitionNotTask   = "expected_definition_sha256 applies only to a project task (<source>:<name>, such as npm:dev)"
 	ErrNoProject           = "project tasks are read from the bound project directory, and none is bound"
@@ -39,7 +39,7 @@ const MaxWarnings = 20
 // TaskPlan is what a plan of a project task shows besides Plan: where the task is
 // defined, what it runs, and the identity of that definition.
 type TaskPlan struct {
-	DefinitionSHA256 string            `json:"definition_sha256" jsonschema:"description=SHA-256 of the task's definition; echo it as expected_definition_sha256."`
+	DefinitionSHA256 string            `json:"definition_sha256,omitempty" jsonschema:"description=SHA-256 of the task's definition; echo it as expected_definition_sha256."`
 	TaskFile         string            `json:"task_file" jsonschema:"description=File defining the task (relative to the project directory)."`
 	TaskLine         int               `json:"task_line" jsonschema:"description=Line of the task's name in task_file."`
 	TaskCwd          string            `json:"task_cwd" jsonschema:"description=Working directory of the run (relative to the project directory)."`
