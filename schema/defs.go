@@ -108,7 +108,7 @@ func canonical(s *Schema) string {
 }
 
 // defName is the $defs key of the shared rendering c: its Go type's name, else a name
-// that says its shape (string_list, boolean_or_null), else the property it first sits
+// that says its shape (strings, boolean_or_null), else the property it first sits
 // under, made unique.
 func defName(c string, names map[string]string, key string, taken map[string]bool) string {
 	base := names[c]
@@ -136,7 +136,7 @@ func defName(c string, names map[string]string, key string, taken map[string]boo
 }
 
 // shapeName names the shapes that repeat without a Go type of their own: an enum of
-// strings by its words, a list of a plain type, a plain type or null (either spelling).
+// strings by its words, a list of a plain type (strings), a plain type or null (either spelling).
 func shapeName(c string) string {
 	var list struct {
 		Type []string `json:"type"`
@@ -176,7 +176,7 @@ func shapeName(c string) string {
 		cp := s
 		cp.Type, cp.Items = "", nil
 		if isEmpty(&cp) {
-			return plain(s.Items) + "_list"
+			return plain(s.Items) + "s"
 		}
 	case len(s.OneOf) == 2 && plain(s.OneOf[0]) != "" && s.OneOf[1].Type == "null",
 		len(s.AnyOf) == 2 && plain(s.AnyOf[0]) != "" && s.AnyOf[1].Type == "null":

@@ -138,7 +138,7 @@ func TestShareNamesShapes(t *testing.T) {
 		t.Errorf("$defs (-want +got):\n%s\n%s", d, Compact(s))
 	}
 	for c, want := range map[string]string{
-		`{"items":{"type":"string"},"type":"array"}`:              "string_list",
+		`{"items":{"type":"string"},"type":"array"}`:              "strings",
 		`{"type":"string","enum":["a","b"]}`:                      "a_b",
 		`{"oneOf":[{"type":"integer"},{"type":"null"}]}`:          "integer_or_null",
 		`{"items":{"type":"string"},"type":"array","maxItems":3}`: "",

@@ -40,7 +40,11 @@ type Out struct {
 	// unchanged to run exactly what it reviewed (docs/cli.md, "execute_arguments").
 	// Present only on status planned, and never for a forbidden capability, whose
 	// execution is blocked whatever it echoes.
-	ExecuteArguments *In `json:"execute_arguments,omitempty" jsonschema:"description=On a plan only: the exact arguments of the executing call (these arguments with execute:true and the reviewed identity echoed); pass them back unchanged to run what was reviewed."`
+	// Description is a project task's: the file that declares it and the file's own
+	// words for it. A catalog capability's description is the catalog's, not repeated
+	// here (capability.Result).
+	Description      string `json:"description,omitempty"`
+	ExecuteArguments *In    `json:"execute_arguments,omitempty" jsonschema:"description=On a plan only: the exact arguments of the executing call (these arguments with execute:true and the reviewed identity echoed); pass them back unchanged to run what was reviewed."`
 }
 
 // Deps are the authorities capability_run consults; tests pass fakes.
@@ -170,6 +174,9 @@ func withExecuteArguments(res capability.Result, in In) Out {
 		res.BaseSafetyClass = ""
 	}
 	out := Out{Result: res}
+	if res.TaskPlan != nil {
+		out.Description = res.Description
+	}
 	if res.Status.Status != tools.StatusPlanned || res.Plan == nil || res.SafetyClass == tools.Forbidden {
 		return out
 	}

@@ -18,8 +18,9 @@ type Result struct {
 	tools.Status
 	Capability string   `json:"capability,omitempty" jsonschema:"description=The capability id."`
 	Available  []string `json:"available,omitempty" jsonschema:"description=Sorted catalog ids (unknown_capability only)."`
-	// Description is the catalog's; the result does not restate it (issue 24, "A plan
-	// carries exactly what execution needs").
+	// Description is the catalog's, which the result does not restate (issue 24, "A
+	// plan carries exactly what execution needs"), or a project task's, which
+	// capability_run reports.
 	Description     string      `json:"-"`
 	BaseSafetyClass tools.Class `json:"base_safety_class,omitempty" jsonschema:"enum=read-only,enum=reversible,enum=approval-required,enum=forbidden,description=The catalog class of the capability."`
 	SafetyClass     tools.Class `json:"safety_class,omitempty" jsonschema:"enum=read-only,enum=reversible,enum=approval-required,enum=forbidden,description=Effective class of this call (extra_args make it approval-required)."`
