@@ -231,7 +231,7 @@ func TestNothingStarted(t *testing.T) {
 				t.Errorf("missing tool (-want +got):\n%s", diff)
 			}
 			b, _ := json.Marshal(out.Runtimes.Python)
-			if string(b) != `{"available":false,"version":null}` {
+			if string(b) != `{"available":false}` {
 				t.Errorf("missing tool JSON %s", b)
 			}
 			if err := testkit.CheckOutput(tooldiscover.New(tooldiscover.DefaultDeps()), out); err != nil {
@@ -304,4 +304,33 @@ func FuzzVersionLine(f *testing.F) {
 			t.Fatalf("version %q is not a digit-bearing part of %q", v, text)
 		}
 	})
+}
+
+// TestEntryJSONSaysEachThingOnce: an entry's JSON leaves out what another field says
+// (issue 24): version_status known beside a version, version_source command, the null
+// version of a tool that was not found or whose version is unknown; decoding restores
+// them.
+func TestEntryJSONSaysEachThingOnce(t *testing.T) {
+	t.Parallel()
+	gui := tooldiscover.Entry{Available: true, Path: "/abs/devenv", Version: str("17.9.1"), VersionStatus: "known", VersionSource: "windows_file_version"}
+	for _, c := range []struct {
+		e    tooldiscover.Entry
+		want string
+	}{
+		{tooldiscover.Entry{}, `{"available":false}`},
+		{known("go", "go version go1.26", "command"), `{"available":true,"path":"/abs/go","version":"go version go1.26"}`},
+		{unknown("uv", "command"), `{"available":true,"path":"/abs/uv","version_status":"unknown"}`},
+		{noted("gh", "not understood"), `{"available":true,"path":"/abs/gh","version_status":"unknown","version_note":"not understood"}`},
+		{gui, `{"available":true,"path":"/abs/devenv","version":"17.9.1","version_source":"windows_file_version"}`},
+		{unknown("rider", "windows_file_version"), `{"available":true,"path":"/abs/rider","version_status":"unknown","version_source":"windows_file_version"}`},
+	} {
+		b, err := json.Marshal(c.e)
+		if err != nil || string(b) != c.want {
+			t.Errorf("%+v encodes as %s (%v), want %s", c.e, b, err, c.want)
+		}
+		var back tooldiscover.Entry
+		if err := json.Unmarshal(b, &back); err != nil || !cmp.Equal(c.e, back) {
+			t.Errorf("%s decodes as %+v (%v), want %+v", b, back, err, c.e)
+		}
+	}
 }

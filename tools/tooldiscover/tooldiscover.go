@@ -24,6 +24,7 @@ package tooldiscover
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 
 	"github.com/windows-dev-agent/wda/internal/proc"
@@ -36,15 +37,58 @@ type In struct {
 	Category string `json:"category,omitempty" jsonschema:"enum=all,enum=runtimes,enum=editors,enum=package_managers,enum=vcs,default=all"`
 }
 
-// Entry is what is known about one tool. A missing tool has only available:false and
-// version:null.
+// Entry is what is known about one tool. Its JSON says each thing once (MarshalJSON,
+// docs/tools/tool_discover.md, "Output"): a missing tool is {available:false}; a found
+// one has its path, and its version or version_status unknown.
 type Entry struct {
 	Available     bool    `json:"available" jsonschema:"required"`
 	Path          string  `json:"path,omitempty" jsonschema:"description=Absolute resolved executable."`
-	Version       *string `json:"version" jsonschema:"required,nullable,description=First line of the version output or the a.b.c.d file version; null when not established."`
+	Version       *string `json:"version" jsonschema:"nullable,description=First line of the version output or the a.b.c.d file version; absent when not established."`
 	VersionStatus string  `json:"version_status,omitempty" jsonschema:"enum=known,enum=unknown"`
 	VersionSource string  `json:"version_source,omitempty" jsonschema:"enum=command,enum=windows_file_version"`
 	VersionNote   string  `json:"version_note,omitempty" jsonschema:"description=Why a version the tool printed was not taken (the output was not understood); absent otherwise."`
+}
+
+// MarshalJSON leaves out what another field says (issue 24): version_status known (the
+// version says it), version_source command (every tool but the GUI programs), and the
+// version of a tool whose version was not established or that was not found.
+func (e Entry) MarshalJSON() ([]byte, error) {
+	type wire struct {
+		Available     bool    `json:"available"`
+		Path          string  `json:"path,omitempty"`
+		Version       *string `json:"version,omitempty"`
+		VersionStatus string  `json:"version_status,omitempty"`
+		VersionSource string  `json:"version_source,omitempty"`
+		VersionNote   string  `json:"version_note,omitempty"`
+	}
+	w := wire(e)
+	if w.VersionStatus == "known" {
+		w.VersionStatus = ""
+	}
+	if w.VersionSource == "command" {
+		w.VersionSource = ""
+	}
+	return json.Marshal(w)
+}
+
+// UnmarshalJSON reads an entry back as MarshalJSON wrote it, the left-out words
+// restored: encoding and decoding lose nothing.
+func (e *Entry) UnmarshalJSON(b []byte) error {
+	type plain Entry
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	if p.Available {
+		if p.VersionStatus == "" && p.Version != nil {
+			p.VersionStatus = "known"
+		}
+		if p.VersionSource == "" {
+			p.VersionSource = "command"
+		}
+	}
+	*e = Entry(p)
+	return nil
 }
 
 // Runtimes is the runtimes group.
