@@ -39,7 +39,8 @@ type Out struct {
 	Inventory *Inventory `json:"inventory,omitempty"`
 }
 
-// Inventory is what was found. Lists are never null.
+// Inventory is what was found. In Go its lists are never nil; its JSON leaves the empty
+// ones out (compact.go).
 type Inventory struct {
 	ProjectRoot           string             `json:"project_root" jsonschema:"required"`
 	HostInventoryIncluded bool               `json:"host_inventory_included" jsonschema:"required"`

@@ -379,3 +379,29 @@ func TestSwapRaceNeverReadsOutside(t *testing.T) {
 		t.Errorf("%d of %d calls read the outside directory", leaks, runs)
 	}
 }
+
+// TestInventorySaysNothingEmpty: an empty list, host_inventory_included false and
+// packages not asked for are left out of the result (issue 24), and decoding the
+// inventory gives them back as the arrays they are.
+func TestInventorySaysNothingEmpty(t *testing.T) {
+	t.Parallel()
+	root := testkit.TempDir(t)
+	_, b := mcptest.Call(t, New(forbidden(t)), envFor(root, "claude", nil), tools.Args{})
+	q, _ := json.Marshal(root)
+	if want := `{"status":"ok","execution_started":false,"inventory":{"project_root":` + string(q) + `}}`; string(b) != want {
+		t.Errorf("empty project:\n got %s\nwant %s", b, want)
+	}
+	var out Out
+	if err := json.Unmarshal(b, &out); err != nil || out.Inventory == nil {
+		t.Fatalf("decoded %v (%v)", out, err)
+	}
+	inv := out.Inventory
+	for _, l := range [][]string{inv.VSCode.Recommended, inv.VSCode.Installed, inv.AgentConfigs, inv.ClaudePlugins, inv.Packages.Items, inv.Warnings, inv.OverlapHints} {
+		if l == nil {
+			t.Errorf("a list decoded as null: %+v", inv)
+		}
+	}
+	if inv.MCP == nil || inv.Packages.Queried || inv.HostInventoryIncluded {
+		t.Errorf("decoded %+v", inv)
+	}
+}

@@ -54,8 +54,7 @@ func TestProjectScopeDefault(t *testing.T) {
 	testkit.WriteFile(t, filepath.Join(home, ".claude.json"), `{"mcpServers":{"host":{"command":"x"}}}`)
 	got, _ := call(t, envFor(root, "claude", map[string]string{"HOME": home}), map[string]any{})
 	want := map[string]any{
-		"status": "ok", "execution_started": false, "project_dir": root, "host_inventory_included": false,
-		"server_count": 2.0, "duplicate_names": []any{}, "malformed": []any{},
+		"status": "ok", "execution_started": false, "project_dir": root, "server_count": 2.0,
 		"configs": []any{map[string]any{"file": filepath.Join(root, ".mcp.json"), "servers": []any{
 			map[string]any{"name": "a", "valid": true, "transport": "command", "has_command": true, "has_url": false, "arg_count": 0.0, "has_env": false},
 			map[string]any{"name": "b", "valid": true, "transport": "url", "has_command": false, "has_url": true, "arg_count": 0.0, "has_env": false},
@@ -80,7 +79,7 @@ func TestHostAndDuplicates(t *testing.T) {
 
 	files := func(m map[string]any) []string {
 		var out []string
-		for _, c := range m["configs"].([]any) {
+		for _, c := range list(m["configs"]) {
 			out = append(out, c.(map[string]any)["file"].(string))
 		}
 		return out
@@ -115,17 +114,17 @@ func TestReparseProjectConfig(t *testing.T) {
 	if got["status"] != "issues_found" || got["server_count"] != 0.0 {
 		t.Fatalf("got %v", got)
 	}
-	mal := got["malformed"].([]any)
+	mal := list(got["malformed"])
 	if len(mal) != 1 || !strings.Contains(mal[0].(map[string]any)["error"].(string), "reparse point") {
 		t.Fatalf("malformed = %v", mal)
 	}
 	// The same file named through config_path is still a project file: guarded.
 	got, _ = call(t, envFor(root, "claude", nil), map[string]any{"config_path": ".mcp.json"})
-	if len(got["configs"].([]any)) != 1 {
+	if len(list(got["configs"])) != 1 {
 		t.Errorf("config_path equal to .mcp.json must be deduplicated: %v", got["configs"])
 	}
 	got, _ = call(t, envFor(root, "claude", nil), map[string]any{"config_path": filepath.Join(root, "sub", "..", ".mcp.json")})
-	if len(got["configs"].([]any)) != 1 || got["server_count"] != 0.0 {
+	if len(list(got["configs"])) != 1 || got["server_count"] != 0.0 {
 		t.Errorf("a project path via config_path must be guarded and deduplicated: %v", got)
 	}
 }
@@ -144,7 +143,7 @@ func TestConfigPathOutsideProject(t *testing.T) {
 		t.Fatalf("got %v", got)
 	}
 	got, _ = call(t, envFor(root, "claude", nil), map[string]any{"config_path": filepath.Join(other, "missing.json")})
-	if got["status"] != "ok" || len(got["configs"].([]any)) != 0 {
+	if got["status"] != "ok" || len(list(got["configs"])) != 0 {
 		t.Fatalf("a missing config_path is omitted: %v", got)
 	}
 }
@@ -233,4 +232,30 @@ func TestSwapRaceNeverReadsOutside(t *testing.T) {
 	if leaks > 0 {
 		t.Errorf("%d of %d calls read the outside directory", leaks, runs)
 	}
+}
+
+// list is the JSON array v, or nothing when the result left an empty list out.
+func list(v any) []any { l, _ := v.([]any); return l }
+
+// TestReportSaysNothingEmpty: an empty list and host_inventory_included false are left
+// out of the result (issue 24), and decoding the result gives them back.
+func TestReportSaysNothingEmpty(t *testing.T) {
+	t.Parallel()
+	root := testkit.TempDir(t)
+	_, b := call(t, envFor(root, "claude", nil), map[string]any{})
+	want := `{"status":"ok","execution_started":false,"project_dir":` + string(must(json.Marshal(root))) + `,"server_count":0}`
+	if b != want {
+		t.Errorf("empty project:\n got %s\nwant %s", b, want)
+	}
+	var out Out
+	if err := json.Unmarshal([]byte(b), &out); err != nil || out.Report == nil || out.Configs == nil || out.DuplicateNames == nil || out.Malformed == nil {
+		t.Errorf("decoded %+v (%v)", out.Report, err)
+	}
+}
+
+func must(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
 }
