@@ -183,12 +183,21 @@ func renderExecPlan(v *view, out map[string]any) {
 	case out["package_id"] != nil:
 		rows = append(rows, []string{"directory", "the package manager's own folder"})
 	}
-	if out["executable"] == nil {
+	// The executable and its identity are the plan's, or (a plan that says each thing
+	// once) those its execute_arguments echo.
+	field := func(plain, echoed string) any {
+		if v := out[plain]; v != nil {
+			return v
+		}
+		return ea[echoed]
+	}
+	if exe := field("executable", "expected_executable"); exe == nil {
 		rows = append(rows, []string{"executable", fmt.Sprintf("not installed (%s)", str(list(out["argv"])[0]))})
 	} else {
 		rows = append(rows,
-			[]string{"executable", str(out["executable"])},
-			[]string{"sha256", fmt.Sprintf("%s (%s)", str(out["executable_identity_sha256"]), str(out["executable_identity_kind"]))})
+			[]string{"executable", str(exe)},
+			[]string{"sha256", fmt.Sprintf("%s (%s)", str(field("executable_identity_sha256", "expected_executable_identity_sha256")),
+				str(field("executable_identity_kind", "expected_executable_identity_kind")))})
 	}
 	rows = append(rows, []string{"safety", str(out["safety_class"])})
 	if pp := list(out["payload_paths"]); len(pp) > 0 {

@@ -184,7 +184,7 @@ func TestArgsFileEncodings(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := f.run(t, noTTY, nil, "call", "logs_query", "--args-file", file)
-			if r.code != 0 || !strings.Contains(r.stdout, `"status": "ok"`) {
+			if r.code != 0 || !strings.Contains(r.stdout, `"status":"ok"`) {
 				t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 			}
 		})
@@ -257,7 +257,7 @@ func TestParseBuildsArguments(t *testing.T) {
 		{"scan", []string{"--include-host", "--include-packages=true"}, map[string]any{"include_host": true, "include_packages": true}},
 		{"audit-mcp", []string{"--config", "x.toml"}, map[string]any{"config_path": "x.toml"}},
 		{"logs", []string{"--last", "5", "--filter", "failures"}, map[string]any{"last_n": 5, "filter": "failures"}},
-		{"env", []string{"--refresh"}, map[string]any{"force_refresh": true}},
+		{"env", []string{"--refresh"}, map[string]any{"force_refresh": true, "detail": "full"}},
 		{"plan", []string{"run", "the", "tests", "--context", "go"}, map[string]any{"task": "run the tests", "context": "go"}},
 	}
 	for _, c := range cases {

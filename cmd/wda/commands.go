@@ -55,6 +55,9 @@ type toolCommand struct {
 var toolCommands = []*toolCommand{
 	{name: "env", tool: "env_inspect", summary: "show the environment: OS, runtimes with versions, editors, package managers, isolation",
 		rename: map[string]string{"force_refresh": "refresh"}, render: renderEnv, enrich: discoverVersions,
+		// The human view shows the whole snapshot (isolation options, feature states),
+		// which env_inspect's compact default leaves out (docs/tools/env_inspect.md).
+		fixed: map[string]any{"detail": "full"},
 		notes: "The human view adds each tool's path and version from tool_discover (that runs `git --version` and the like); --json prints env_inspect's snapshot alone."},
 	{name: "discover", tool: "tool_discover", summary: "find developer tools on PATH with their versions",
 		render: renderDiscover},

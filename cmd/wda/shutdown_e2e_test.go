@@ -58,10 +58,14 @@ func beginLongRun(t *testing.T, s *rawServer, tree heldTree, id string) {
 	if sc["status"] != "planned" {
 		t.Fatalf("plan: %v", plan)
 	}
-	params, _ := json.Marshal(map[string]any{"name": "capability_run", "arguments": map[string]any{
-		"capability": "long-run", "execute": true, "timeout_seconds": 600,
-		"expected_executable": sc["executable"], "expected_executable_identity_kind": sc["executable_identity_kind"],
-		"expected_executable_identity_sha256": sc["executable_identity_sha256"]}})
+	// The plan's execute_arguments are the executing call's arguments (docs/cli.md,
+	// "execute_arguments"); only the timeout is raised past the run's life.
+	args, _ := sc["execute_arguments"].(map[string]any)
+	if args == nil {
+		t.Fatalf("plan without execute_arguments: %v", plan)
+	}
+	args["timeout_seconds"] = 600
+	params, _ := json.Marshal(map[string]any{"name": "capability_run", "arguments": args})
 	s.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":%s}`, id, params))
 	bounded(t, "the run's tree starting", tree.started)
 }
