@@ -17,7 +17,8 @@ func (a auditLog) RecordCall(_ context.Context, rec CallRecord) {
 	}
 	r := audit.FromCall(audit.Call{Tool: rec.Tool, Class: string(rec.Class), Host: rec.Host, SessionID: rec.SessionID,
 		Duration: rec.Duration, Execute: rec.Execute, PlanFirst: rec.PlanFirst, MayStartProcess: rec.MayStartProcess,
-		Statuses: rec.Statuses, Result: rec.Result, ProtocolError: rec.ProtocolError})
+		Statuses: rec.Statuses, Result: rec.Result, ProtocolError: rec.ProtocolError,
+		Capability: rec.Capability, PackageID: rec.PackageID, RefusalField: rec.RefusalField, RefusalRule: rec.RefusalRule})
 	switch err := audit.Append(rec.DataDir, r); {
 	case errors.Is(err, audit.ErrNotYetWritten):
 		a.logger.Warn("windows-dev-agent: audit record queued, not yet written", "tool", rec.Tool, "err", err)

@@ -138,13 +138,15 @@ func TestSinkOneRecordPerCall(t *testing.T) {
 			"execution_started": nil, "execution_outcome": "unknown", "result_status": nil, "error_present": true})},
 		{"invalid arguments carrying a secret", "probe", map[string]any{"mode": "ok", secret: secret}, with(map[string]any{
 			"tool_name": "probe", "safety_class": "approval-required", "lifecycle_success": true, "success": true,
-			"execution_started": false, "execution_outcome": "not_executed", "result_status": "invalid_input", "error_present": true})},
+			"execution_started": false, "execution_outcome": "not_executed", "result_status": "invalid_input", "error_present": true,
+			"refusal_rule": "unknown_argument"})}, // the argument's name is the caller's text: never kept
 		{"a planted status is not established", "probe", map[string]any{"mode": "plant", "secret": secret}, with(map[string]any{
 			"tool_name": "probe", "safety_class": "read-only", "lifecycle_success": true, "success": true,
 			"execution_started": false, "execution_outcome": "not_applicable", "result_status": nil, "error_present": false})},
 		{"forbidden is blocked", "forbidden_probe", map[string]any{"mode": "ok", "secret": secret}, with(map[string]any{
 			"tool_name": "forbidden_probe", "safety_class": "forbidden", "lifecycle_success": true, "success": true,
-			"execution_started": false, "execution_outcome": "not_executed", "result_status": "blocked", "error_present": true})},
+			"execution_started": false, "execution_outcome": "not_executed", "result_status": "blocked", "error_present": true,
+			"refusal_rule": "forbidden"})},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

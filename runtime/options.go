@@ -31,6 +31,10 @@ type Options struct {
 	Logger *slog.Logger
 	// Now is the clock of audit durations (nil means time.Now).
 	Now func() time.Time
+	// InCatalog reports whether id is a capability of the catalog in force; an audit
+	// record names a call's capability only when it is (docs/audit.md, "Subject and
+	// refusal"). nil: no capability is ever named.
+	InCatalog func(id string) bool
 }
 
 func (o Options) filled() Options {
@@ -53,8 +57,9 @@ func (o Options) filled() Options {
 }
 
 // CallRecord is what the audit sink learns of one finished call: derived facts only.
-// Arguments are deliberately absent; Result is the structured output, for deriving
-// status and outcome, never for storing.
+// Arguments are deliberately absent (the pipeline keeps them unexported, to derive the
+// subject and refusal fields); Result is the structured output, for deriving status
+// and outcome, never for storing.
 type CallRecord struct {
 	Tool      string
 	Class     tools.Class
@@ -77,6 +82,16 @@ type CallRecord struct {
 	Result json.RawMessage
 	// ProtocolError is set when the call was answered with a JSON-RPC error.
 	ProtocolError bool
+	// Capability and PackageID name what the call acted on, when the id is an entry of
+	// the catalog in force (Options.InCatalog) or the package manager printed it for
+	// this call; RefusalField and RefusalRule say why a refused call was refused: the
+	// argument and the rule, or the class that blocked it (docs/audit.md, "Subject and
+	// refusal"). Words of closed vocabularies only, never free-form text.
+	Capability, PackageID     string
+	RefusalField, RefusalRule string
+
+	// args are the validated arguments, in memory only, for deriving the fields above.
+	args map[string]any
 }
 
 // AuditSink receives every finished call. It must not fail the call: errors are its

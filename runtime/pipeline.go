@@ -37,6 +37,7 @@ func (p *pipeline) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 	res, err := p.call(ctx, req, raw, &rec)
 	rec.Duration = p.opts.Now().Sub(rec.Started)
 	rec.ProtocolError = err != nil
+	p.auditFacts(&rec)
 	if p.opts.Audit != nil {
 		p.opts.Audit.RecordCall(ctx, rec)
 	}
@@ -50,6 +51,7 @@ func (p *pipeline) call(ctx context.Context, req *mcp.CallToolRequest, raw json.
 	if err != nil {
 		return p.refuse(rec, tools.StatusInvalidInput, err.Error())
 	}
+	rec.args = args
 	env := tools.Env{Host: p.opts.Host.Name(), DataDir: p.opts.DataDir, ProjectDir: p.opts.ProjectDir,
 		Getenv: p.opts.Getenv, Progress: progressSink(ctx, req)}
 	// 3. Bind the project argument on the validated value, to an opened directory.

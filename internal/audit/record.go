@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/windows-dev-agent/wda/tools"
@@ -71,6 +72,58 @@ type Record struct {
 	PermissionDecision string   `json:"permission_decision,omitempty"`
 	SafetyClass        string   `json:"safety_class,omitempty"`
 	Host               string   `json:"host,omitempty"`
+
+	// What the call acted on, only when it names an entry of the catalog in force or an
+	// id the package manager itself printed for the call (docs/audit.md, "Subject and
+	// refusal"): never a free-form argument.
+	Capability string `json:"capability,omitempty"`
+	PackageID  string `json:"package_id,omitempty"`
+	// Why a refused call was refused: the argument and the rule it broke
+	// (invalid_input, stale_plan), or the class that blocked it. Words of closed
+	// vocabularies only: anything else is left out.
+	RefusalField string `json:"refusal_field,omitempty"`
+	RefusalRule  string `json:"refusal_rule,omitempty"`
+}
+
+// Refusal rules: the words refusal_rule may hold besides a safety class (which names
+// what blocked a call). docs/audit.md, "Subject and refusal".
+const (
+	RuleRequired        = "required"         // a required argument is missing
+	RuleUnknownArgument = "unknown_argument" // an argument the tool does not take
+	RuleType            = "type"             // the wrong JSON type
+	RuleEnum            = "enum"             // not one of the allowed values
+	RulePattern         = "pattern"          // does not match the argument's pattern
+	RuleLength          = "length"           // too long, too short, empty or blank
+	RuleRange           = "range"            // a number out of bounds
+	RuleItems           = "items"            // too many or too few list items
+	RuleOutsideProject  = "outside_project"  // a folder outside the project
+	RuleChanged         = "changed"          // the reviewed executable or definition changed
+	RuleOther           = "other"            // refused for a reason none of these names
+)
+
+// refusalRules are the rule words a record keeps.
+var refusalRules = map[string]bool{RuleRequired: true, RuleUnknownArgument: true, RuleType: true, RuleEnum: true,
+	RulePattern: true, RuleLength: true, RuleRange: true, RuleItems: true, RuleOutsideProject: true, RuleChanged: true,
+	RuleOther: true}
+
+// refusalRule is s when it is a refusal rule or a safety class, else "".
+func refusalRule(s string) string {
+	if refusalRules[s] {
+		return s
+	}
+	if _, ok := tools.ParseClass(s); ok {
+		return s
+	}
+	return ""
+}
+
+// packageIdentifier is s when it has the shape of a package id: identifier's
+// characters and '+' (Notepad++.Notepad++), else "".
+func packageIdentifier(s string) string {
+	if identifier(strings.ReplaceAll(s, "+", "_")) == "" {
+		return ""
+	}
+	return s
 }
 
 // normalize fills what the writer owns: schema_version, ts, and the lifecycle/legacy
@@ -102,6 +155,10 @@ func (r Record) normalize(now time.Time) Record {
 	r.AgentType = identifier(r.AgentType)
 	r.ToolUseID = identifier(r.ToolUseID)
 	r.ToolName = identifier(r.ToolName)
+	r.Capability = identifier(r.Capability)
+	r.PackageID = packageIdentifier(r.PackageID)
+	r.RefusalField = identifier(r.RefusalField)
+	r.RefusalRule = refusalRule(r.RefusalRule)
 	return r
 }
 

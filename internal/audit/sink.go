@@ -26,6 +26,13 @@ type Call struct {
 	// error (ProtocolError).
 	Result        json.RawMessage
 	ProtocolError bool
+	// Capability and PackageID are what the call acted on, set only when the caller
+	// established that the id is an entry of the catalog in force, or printed by the
+	// package manager for this call; RefusalField and RefusalRule say why a refused call
+	// was refused (docs/audit.md, "Subject and refusal"). The record keeps each only in
+	// its vocabulary's shape.
+	Capability, PackageID     string
+	RefusalField, RefusalRule string
 }
 
 // FromCall builds the audit record of a finished server call. A JSON-RPC error has no
@@ -58,6 +65,10 @@ func FromCall(c Call) Record {
 		ErrorPresent:     new(c.ProtocolError || Truthy(result["error"])),
 		SafetyClass:      c.Class,
 		Host:             c.Host,
+		Capability:       c.Capability,
+		PackageID:        c.PackageID,
+		RefusalField:     c.RefusalField,
+		RefusalRule:      c.RefusalRule,
 	}
 }
 

@@ -48,6 +48,10 @@ var fields = []struct {
 	{"permission_decision", kString, "deny, ask, allow or host-default."},
 	{"safety_class", kString, "Safety class of the call."},
 	{"host", kString, "Host that wrote the record."},
+	{"capability", kString, "The capability the call named, when it is one of the catalog in force."},
+	{"package_id", kString, "The package id the call named, when the package manager printed it for the call."},
+	{"refusal_field", kString, "The argument a refused call broke a rule of."},
+	{"refusal_rule", kString, "Why the call was refused: the rule (required, enum, outside_project, changed …) or the class that blocked it."},
 }
 
 func project(ev map[string]any) Event {

@@ -23,6 +23,19 @@ func WriteText(w io.Writer, o Out) error {
 		if c := str(ev, "safety_class"); c != "-" {
 			fmt.Fprintf(&b, " class=%s", c)
 		}
+		// Which run, and why it was refused (docs/tools/logs_query.md, "Output").
+		if c := str(ev, "capability"); c != "-" {
+			fmt.Fprintf(&b, " capability=%s", c)
+		}
+		if p := str(ev, "package_id"); p != "-" {
+			fmt.Fprintf(&b, " package=%s", p)
+		}
+		if r := str(ev, "refusal_rule"); r != "-" {
+			if f := str(ev, "refusal_field"); f != "-" {
+				r = f + ":" + r
+			}
+			fmt.Fprintf(&b, " refused=%s", r)
+		}
 		b.WriteByte('\n')
 	}
 	fmt.Fprintf(&b, "%d matching event(s), showing the last %d (%s)\n", o.Matched, len(o.Events), o.Scope)
