@@ -23,7 +23,11 @@ func (c *cli) apply(k *client, tc *toolCommand, p *parsed) int {
 		if p.session.json {
 			printJSON(c.stdout, res)
 		} else {
-			renderExecPlan(&view{w: c.stdout}, plan)
+			v := c.newView(k, tc, p)
+			renderExecPlan(v, plan)
+			if h := containmentHint(v, plan); h != "" {
+				v.printf("%s\n", h)
+			}
 		}
 	}
 	if plan == nil || plan["status"] != "planned" {
@@ -34,6 +38,11 @@ func (c *cli) apply(k *client, tc *toolCommand, p *parsed) int {
 	if !ok {
 		show()
 		fmt.Fprintf(c.stderr, "wda %s: this plan cannot be run: %s\n", tc.name, whyNotRunnable(plan))
+		if plan["executable_resolved"] == false && plan["package_id"] != nil {
+			for _, line := range managerHelp(str(plan["source"]), map[string]any{"query": str(plan["package_id"])}, c.newView(k, tc, p).sc) {
+				fmt.Fprintf(c.stderr, "%s\n", line)
+			}
+		}
 		return exitNotDone
 	}
 	if p.plan {
@@ -69,7 +78,7 @@ func (c *cli) apply(k *client, tc *toolCommand, p *parsed) int {
 	if p.session.json || out == nil {
 		printJSON(c.stdout, res)
 	} else {
-		renderExecResult(&view{w: c.stdout}, out)
+		renderExecResult(c.newView(k, tc, p), out)
 	}
 	return exitFor(out)
 }
@@ -152,6 +161,11 @@ func renderExecPlan(v *view, out map[string]any) {
 		renderStatus(v, out)
 		if ct := list(out["checked_tools"]); len(ct) > 0 {
 			v.printf("checked: %s\n", joinAny(ct))
+			if out["status"] == "unavailable" {
+				if h := toolHelp(strs(out["checked_tools"]), v.sc); h != "" {
+					v.printf("%s\n", h)
+				}
+			}
 		}
 		if av := list(out["available"]); len(av) > 0 {
 			v.printf("known capabilities: %s\n", joinAny(av))
@@ -207,7 +221,8 @@ func renderExecPlan(v *view, out map[string]any) {
 		rows = append(rows, []string{"timeout", fmt.Sprintf("%vs", t)})
 	}
 	v.table(rows)
-	if vh, _ := out["verify"].(string); vh != "" {
+	// The verify hint is for after a run: a plan that cannot run has none to give.
+	if vh := verifyText(out, v.sc); vh != "" && out["executable_resolved"] != false {
 		v.printf("\n%s\n", vh)
 	}
 }
@@ -266,7 +281,7 @@ func renderExecResult(v *view, out map[string]any) {
 			v.printf("\n")
 		}
 	}
-	if vh, _ := out["verify"].(string); vh != "" && out["status"] == "completed" {
+	if vh := verifyText(out, v.sc); vh != "" && out["status"] == "completed" {
 		v.printf("\n%s\n", vh)
 	}
 	if out["status"] == "launched" {

@@ -8,13 +8,16 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/windows-dev-agent/wda/host/hostenv"
 	"github.com/windows-dev-agent/wda/internal/config"
+	"github.com/windows-dev-agent/wda/internal/platform/home"
 )
 
 // cli is one run of a human command: its streams, its environment, and what it knows
@@ -31,11 +34,14 @@ type cli struct {
 	// interrupts: Ctrl-C cancels the call in flight (the real process only; tests
 	// cancel through ctx).
 	interrupts bool
+	// getwd is the current folder, where the search for the project starts
+	// (os.Getwd; tests may replace it).
+	getwd func() (string, error)
 }
 
 func newCLI(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *cli {
 	return &cli{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv,
-		tty: detectTTY(stdin, stderr), open: func(name string) (io.ReadCloser, error) { return os.Open(name) }}
+		tty: detectTTY(stdin, stderr), open: func(name string) (io.ReadCloser, error) { return os.Open(name) }, getwd: os.Getwd}
 }
 
 // Exit codes of the human commands (docs/cli.md, "Exit codes").
@@ -59,6 +65,9 @@ type client struct {
 	c     *cli
 	cs    *mcp.ClientSession
 	close func()
+	// project is the session's project as configured (--project, the variable, or the
+	// folder found upward from the current one).
+	project string
 
 	progress *progressLine // nil when stderr is not a terminal
 	mu       sync.Mutex
@@ -69,11 +78,11 @@ type client struct {
 // connect opens a session of the generic host with the command's project and data
 // directory.
 func (c *cli) connect(f sessionFlags) (*client, error) {
-	s, err := newSession("generic", config.Flags{ProjectDir: f.project, DataDir: f.dataDir}, c.getenv)
+	s, err := newSession("generic", config.Flags{ProjectDir: c.projectDir(f), DataDir: f.dataDir}, c.getenv)
 	if err != nil {
 		return nil, err
 	}
-	k := &client{c: c}
+	k := &client{c: c, project: s.cfg.ProjectDir}
 	if c.tty.live {
 		k.progress = newProgressLine(c.stderr, c.tty.width)
 	}
@@ -84,6 +93,27 @@ func (c *cli) connect(f sessionFlags) (*client, error) {
 	}
 	k.cs, k.close = cs, closeFn
 	return k, nil
+}
+
+// projectDir is the command's project when neither --project nor
+// WINDOWS_DEV_AGENT_PROJECT_DIR names one: the nearest folder from the current one
+// upward with a project marker (docs/cli.md, "The project"). When that is not the
+// current folder, one line on stderr says which folder was chosen and why. "" leaves
+// the choice to the session (the flag, the variable, or the current folder).
+func (c *cli) projectDir(f sessionFlags) string {
+	if f.project != "" || hostenv.Var(c.getenv, config.ProjectDirVar) != "" || c.getwd == nil {
+		return f.project
+	}
+	wd, err := c.getwd()
+	if err != nil {
+		return ""
+	}
+	root, marker := findProjectRoot(wd, home.Dir(c.getenv), dirNames)
+	if marker == "" || samePath(root, filepath.Clean(wd)) {
+		return ""
+	}
+	fmt.Fprintf(c.stderr, "wda: project %s (the nearest folder up from here with %s; --project DIR chooses another)\n", root, marker)
+	return root
 }
 
 func (k *client) onProgress(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
@@ -97,6 +127,12 @@ func (k *client) onProgress(_ context.Context, req *mcp.ProgressNotificationClie
 		return // a late notification of an earlier call
 	}
 	k.progress.update(req.Params.Message)
+}
+
+// newView is where a tool command's result is shown, with what its next steps need:
+// the call's arguments, the project, and the session flags the person gave.
+func (c *cli) newView(k *client, tc *toolCommand, p *parsed) *view {
+	return &view{w: c.stdout, tool: tc.tool, args: p.args, sc: stepContext{project: k.project, session: p.session}, explain: p.explain}
 }
 
 // errInterrupted is a call the user stopped with Ctrl-C.
@@ -144,9 +180,9 @@ func structured(res *mcp.CallToolResult) map[string]any {
 	return nil
 }
 
-// printJSON prints a result as the tool's indented JSON, in the tool's field order:
-// the text an MCP client gets. A refusal's text is its message, so then the structured
-// content is printed instead.
+// printJSON prints a result as the tool's JSON, in the tool's field order: the text an
+// MCP client gets (compact, as the server sends it). A refusal's text is its message,
+// so then the structured content is printed instead.
 func printJSON(w io.Writer, res *mcp.CallToolResult) {
 	for _, c := range res.Content {
 		if tc, ok := c.(*mcp.TextContent); ok && strings.HasPrefix(tc.Text, "{") && json.Valid([]byte(tc.Text)) {

@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/windows-dev-agent/wda/internal/testkit"
+	"github.com/windows-dev-agent/wda/schema"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/cli")
@@ -24,6 +25,8 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 type fixture struct {
 	project, data, bin, home string
 	env                      map[string]string
+	// wd is the current folder the CLI sees ("": the test process's own).
+	wd string
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -63,6 +66,9 @@ func (f *fixture) run(t *testing.T, tty ttyInfo, stdin io.Reader, args ...string
 	var out, errb bytes.Buffer
 	c := newCLI(context.Background(), stdin, &out, &errb, f.getenv)
 	c.tty = tty
+	if f.wd != "" {
+		c.getwd = func() (string, error) { return f.wd, nil }
+	}
 	code := c.main(args)
 	return result{code, f.normalize(out.String()), f.normalize(errb.String())}
 }
@@ -220,7 +226,7 @@ func TestFlagsCoverSchemas(t *testing.T) {
 		seen[tc.tool] = true
 		flags := map[string]bool{}
 		for _, f := range tc.flags(tool) {
-			if flags[f.name] || f.name == "json" || f.name == "project" || f.name == "data-dir" || f.name == "yes" || f.name == "plan" {
+			if flags[f.name] || f.name == "json" || f.name == "project" || f.name == "data-dir" || f.name == "yes" || f.name == "plan" || f.name == "explain" {
 				t.Errorf("%s: flag --%s collides", tc.name, f.name)
 			}
 			flags[f.name] = true
@@ -306,3 +312,24 @@ func TestProgressLine(t *testing.T) {
 }
 
 func diffAny(want, got any) string { return cmp.Diff(want, got) }
+
+// TestEveryFlagHasHelp: every flag and argument of every command says what it is for,
+// from the tool's schema or, where the schema is terse for the model's sake, from the
+// CLI's own help text.
+func TestEveryFlagHasHelp(t *testing.T) {
+	t.Parallel()
+	for _, tc := range toolCommands {
+		tool := lookupTool(tc.tool)
+		in := schema.In(tool)
+		for _, prop := range []string{tc.positional, tc.rest} {
+			if s, ok := in.Properties.Get(prop); prop != "" && ok && tc.describe(prop, s) == "" {
+				t.Errorf("wda %s: %s has no help", tc.name, prop)
+			}
+		}
+		for _, f := range tc.flags(tool) {
+			if tc.describe(f.prop, f.s) == "" {
+				t.Errorf("wda %s: --%s has no help", tc.name, f.name)
+			}
+		}
+	}
+}

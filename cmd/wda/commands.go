@@ -50,6 +50,9 @@ type toolCommand struct {
 	fixed  map[string]any
 	omit   []string
 	adjust func(args map[string]any) error
+	// explain: the command takes --explain, the full view of the result with the
+	// evidence behind it (wda plan: detail "full"; planview.go).
+	explain bool
 }
 
 var toolCommands = []*toolCommand{
@@ -62,12 +65,11 @@ var toolCommands = []*toolCommand{
 	{name: "discover", tool: "tool_discover", summary: "find developer tools on PATH with their versions",
 		render: renderDiscover},
 	{name: "plan", tool: "workflow_plan", summary: "route a task to a catalog capability", positional: "task", meta: "TASK", join: true,
-		metas: map[string]string{"cwd": "DIR", "context": "TEXT"}, render: renderPlan},
+		metas: map[string]string{"cwd": "DIR", "context": "TEXT"}, explain: true, omit: []string{"detail"}}, // render: planview.go
 	{name: "run", tool: "capability_run", summary: "plan a catalog capability, confirm, run it", positional: "capability", meta: "CAPABILITY",
 		rest: "extra_args", restMeta: "EXTRA_ARGS", rename: map[string]string{"timeout_seconds": "timeout"},
 		metas: map[string]string{"cwd": "DIR", "timeout": "SECONDS"}, planFirst: true},
-	{name: "search", tool: "package_search", summary: "search WinGet, Chocolatey or Scoop", positional: "query", meta: "QUERY", join: true,
-		render: renderSearch},
+	{name: "search", tool: "package_search", summary: "search WinGet, Chocolatey or Scoop", positional: "query", meta: "QUERY", join: true}, // render: nextsteps.go
 	{name: "install", tool: "package_install", summary: "plan a package install, confirm, run it", positional: "package_id", meta: "PACKAGE_ID",
 		planFirst: true},
 	{name: "sandbox", tool: "sandbox_run", summary: "plan a command in WSL, a Dev Container or Windows Sandbox, confirm, run it",
@@ -120,10 +122,51 @@ func toolNames() []string {
 	return names
 }
 
-// hiddenProp: the plan-first echo is the CLI's business, never a flag: execution
+// helpText is a flag's or argument's help where the tool's schema gives none: the
+// schemas describe only what a name does not say to a model (docs/tools/), and a
+// person reading --help needs a word more. Keys are "command.property" or
+// "property" (every command). TestEveryFlagHasHelp holds every flag to it.
+var helpText = map[string]string{
+	"cwd":                    "a folder inside the project to work in (default: the project)",
+	"task":                   "what you want done, in your own words",
+	"context":                "more words that may change the route",
+	"extra_args":             "arguments added to the command, each one as given (no shell)",
+	"force_refresh":          "probe again instead of using the five-minute cache",
+	"detail":                 "compact (the default) or full: every fact, including those another one implies",
+	"environment":            "where it runs; auto takes the one the isolation maps to",
+	"workspace_folder":       "the folder the command works in (default: the project)",
+	"config_path":            "one more MCP configuration file to audit (.toml: a Codex config)",
+	"search.query":           "what to search for",
+	"list.query":             "keep the packages whose id or name contains it",
+	"scan.include_host":      "also read your user-level extensions, plugins and MCP configurations",
+	"audit-mcp.include_host": "also read your user-level MCP configurations",
+	"include_packages":       "also list the installed WinGet packages (with --include-host)",
+	"category":               "which group of tools to look for",
+	"timeout_seconds":        "stop the run after this many seconds",
+	"source":                 "the package manager",
+	"version":                "that exact version (the manager must offer it)",
+	"isolation_requirement":  "what the isolation is for: linux_compatibility (WSL), project_reproducibility (a Dev Container), untrusted_windows (Windows Sandbox)",
+	"last_n":                 "how many of the newest matching events",
+	"filter":                 "which events: failures (failed or refused), installs, sandbox runs, approvals, or all",
+}
+
+// describe is the help of property prop of the command: the schema's description,
+// else helpText's.
+func (tc *toolCommand) describe(prop string, s *schema.Schema) string {
+	if d := strings.TrimSpace(s.Description); d != "" {
+		return d
+	}
+	if d, ok := helpText[tc.name+"."+prop]; ok {
+		return d
+	}
+	return helpText[prop]
+}
+
+// hiddenProp: the plan-first echo (execute, the expected_* identity of the executable
+// and of a project task's definition) is the CLI's business, never a flag: execution
 // always passes back the plan's execute_arguments.
 func hiddenProp(p string) bool {
-	return p == "execute" || strings.HasPrefix(p, "expected_executable")
+	return p == "execute" || strings.HasPrefix(p, "expected_")
 }
 
 func (tc *toolCommand) flagName(prop string) string {
@@ -159,7 +202,7 @@ func commonFlagRows(planFirst bool) [][2]string {
 	}
 	return append(rows,
 		[2]string{"--json", "print the tool's JSON result instead of the text view"},
-		[2]string{"--project DIR", "the project (default: WINDOWS_DEV_AGENT_PROJECT_DIR or the current directory); cwd-like arguments must stay inside it"},
+		[2]string{"--project DIR", "the project (default: WINDOWS_DEV_AGENT_PROJECT_DIR, else the nearest folder up from here with go.mod, package.json, .git or another project file); cwd-like arguments must stay inside it"},
 		[2]string{"--data-dir DIR", "the data directory (default: WINDOWS_DEV_AGENT_DATA_DIR or the user cache directory)"},
 		[2]string{"-h, --help", "show this help"})
 }
@@ -207,7 +250,7 @@ func (tc *toolCommand) writeHelp(w io.Writer) {
 		if slices.Contains(in.Required, prop.name) {
 			notes = append(notes, "required")
 		}
-		args = append(args, [2]string{prop.meta, fmt.Sprintf("%s (%s)", strings.TrimSpace(s.Description), strings.Join(notes, "; "))})
+		args = append(args, [2]string{prop.meta, fmt.Sprintf("%s (%s)", tc.describe(prop.name, s), strings.Join(notes, "; "))})
 	}
 	if len(args) > 0 {
 		fmt.Fprintln(w, "\narguments:")
@@ -215,8 +258,11 @@ func (tc *toolCommand) writeHelp(w io.Writer) {
 	}
 	var rows [][2]string
 	for _, f := range tc.flags(t) {
-		l, r := f.help()
+		l, r := f.help(tc.describe(f.prop, f.s))
 		rows = append(rows, [2]string{l, r})
+	}
+	if tc.explain {
+		rows = append(rows, [2]string{"--explain", "show every candidate with all its evidence and scores, not only those that decided"})
 	}
 	if len(rows) > 0 {
 		fmt.Fprintln(w, "\nflags:")
@@ -239,6 +285,7 @@ type parsed struct {
 	args      map[string]any
 	session   sessionFlags
 	yes, plan bool
+	explain   bool
 }
 
 // errHelp is a request for help; usageError is a command line that cannot be used.
@@ -259,6 +306,9 @@ func (tc *toolCommand) parse(argv []string) (*parsed, error) {
 		fs.BoolVar(&p.yes, "yes", false, "")
 		fs.BoolVar(&p.yes, "y", false, "")
 		fs.BoolVar(&p.plan, "plan", false, "")
+	}
+	if tc.explain {
+		fs.BoolVar(&p.explain, "explain", false, "")
 	}
 	flags := tc.flags(t)
 	for _, f := range flags {
@@ -295,7 +345,7 @@ func (tc *toolCommand) parse(argv []string) (*parsed, error) {
 	in := schema.In(t)
 	for _, f := range flags {
 		if !f.set && slices.Contains(in.Required, f.prop) {
-			l, _ := f.help()
+			l, _ := f.help("")
 			return nil, &usageError{fmt.Sprintf("missing %s", l)}
 		}
 		if !f.set {
@@ -315,6 +365,9 @@ func (tc *toolCommand) parse(argv []string) (*parsed, error) {
 		return nil, &usageError{"--yes and --plan contradict each other: choose one"}
 	}
 	maps.Copy(p.args, tc.fixed)
+	if _, full := schema.In(t).Properties.Get("detail"); p.explain && full {
+		p.args["detail"] = "full"
+	}
 	if tc.adjust != nil {
 		if err := tc.adjust(p.args); err != nil {
 			return nil, &usageError{err.Error()}
@@ -376,7 +429,7 @@ func (c *cli) runToolCommand(tc *toolCommand, argv []string) int {
 		printJSON(c.stdout, res)
 		return exitFor(out)
 	}
-	v := &view{w: c.stdout}
+	v := c.newView(k, tc, p)
 	if tc.enrich != nil && exitFor(out) == exitOK {
 		v.extra = tc.enrich(k)
 	}
@@ -384,6 +437,9 @@ func (c *cli) runToolCommand(tc *toolCommand, argv []string) int {
 		tc.render(v, out)
 	} else {
 		renderOutline(v, out)
+	}
+	if h := containmentHint(v, out); h != "" {
+		v.printf("%s\n", h)
 	}
 	return exitFor(out)
 }

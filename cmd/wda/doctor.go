@@ -26,17 +26,66 @@ import (
 	"github.com/windows-dev-agent/wda/tools/all"
 )
 
-const doctorUsage = `usage: wda doctor [--host claude|codex] [--json]
+const doctorUsage = `usage: wda doctor [--host claude|codex|copilot|gemini] [--json]
 
-Checks the installed Windows Dev Agent plugins of Claude Code and Codex: the plugin's
+Checks the installed Windows Dev Agent plugins of every host the release installs in:
+Claude Code, Codex, the GitHub Copilot CLI and Gemini CLI. For each: the plugin's
 binary is present and runs, its hooks are registered, its data directory is writable,
 and the versions agree (plugin manifest, binary, this wda). Each problem comes with a
 fix. It reads the hosts' own files (Claude: CLAUDE_CONFIG_DIR or ~/.claude; Codex:
-CODEX_HOME or ~/.codex) and never writes inside a plugin folder; the only write is a
-temporary file in each data directory, removed at once.
+CODEX_HOME or ~/.codex; Copilot: ~/.copilot; Gemini: ~/.gemini) and never writes inside
+a plugin folder; the only write is a temporary file in each data directory, removed at
+once. Last, it says how to put the newest plugin's wda on PATH.
 
 Exit code 0 when nothing is wrong, 1 when a check failed or no plugin is installed.
 `
+
+// doctorHosts are the hosts doctor checks, in its order: every host the release
+// installs a plugin folder in (docs/hosts/). A Claude Desktop bundle (MCPB) is the
+// host's own to keep and is not looked for.
+var doctorHosts = []string{"claude", "codex", "copilot", "gemini"}
+
+// The published release, as the README installs it: the repository and the
+// marketplace its index files name (gen/release).
+const (
+	releaseRepo        = "windows-dev-agent/wda"
+	releaseMarketplace = "windows-dev-agent"
+)
+
+// hostFiles is where a host's plugin folder keeps what doctor checks, and the
+// commands that install and reinstall it.
+type hostFiles struct {
+	label string
+	dist  string // the folder of the host's payload in the release (gen.Render's keys)
+	// manifest, hooks (none: "") and mcp are paths inside the plugin folder.
+	manifest, hooks, mcp string
+	reinstall            func(id string) string
+	install              string
+}
+
+var hostTable = map[string]hostFiles{
+	"claude": {label: "Claude Code", dist: "claude", manifest: ".claude-plugin/plugin.json", hooks: "hooks/hooks.json", mcp: ".mcp.json",
+		reinstall: func(id string) string { return "claude plugin uninstall " + id + ", then claude plugin install " + id },
+		install:   "claude plugin marketplace add " + releaseRepo + ", then claude plugin install " + wda.ServerName + "@" + releaseMarketplace},
+	"codex": {label: "Codex", dist: "codex", manifest: ".codex-plugin/plugin.json", hooks: "hooks/codex-hooks.json", mcp: ".mcp.codex.json",
+		reinstall: func(id string) string { return "codex plugin remove " + id + ", then codex plugin add " + id },
+		install:   "codex plugin marketplace add " + releaseRepo + ", then codex plugin add " + wda.ServerName + "@" + releaseMarketplace},
+	"copilot": {label: "GitHub Copilot CLI", dist: "agent-plugin", manifest: "plugin.json", hooks: gen.CopilotHooksPath, mcp: "mcp.json",
+		reinstall: func(id string) string {
+			return "copilot plugin uninstall " + id + ", then copilot plugin install " + id
+		},
+		install: "copilot plugin marketplace add " + releaseRepo + ", then copilot plugin install " + wda.ServerName + "@" + releaseMarketplace},
+	"gemini": {label: "Gemini CLI", dist: "gemini", manifest: "gemini-extension.json", mcp: "gemini-extension.json",
+		reinstall: func(string) string {
+			return "gemini extensions uninstall " + wda.ServerName + ", then " + geminiInstall
+		},
+		install: geminiInstall},
+}
+
+// geminiInstall installs this version's Gemini extension: Gemini installs from a
+// folder, so from a clone of the release tag (README, "Gemini CLI").
+const geminiInstall = "git clone --depth 1 --branch dist/v" + wda.Version + " https://github.com/" + releaseRepo + ".git wda-" + wda.Version +
+	", then gemini extensions install ./wda-" + wda.Version + "/gemini"
 
 // checkState is the verdict of one check: ok, a warning that needs no action to work,
 // or a failure that keeps the plugin from working as shipped.
@@ -70,6 +119,9 @@ type doctorReport struct {
 	Installs []install `json:"installs"`
 	Notes    []check   `json:"notes,omitempty"`
 	Problems int       `json:"problems"`
+	// Bin is the bin folder of the newest installed plugin whose binary runs: the one
+	// to put on PATH to use wda from a terminal ("" when there is none).
+	Bin string `json:"bin,omitempty"`
 }
 
 // doctorEnv is what doctor reads through: the environment and a runner for the
@@ -89,8 +141,8 @@ func (c *cli) runDoctor(args []string) int {
 		fmt.Fprint(c.stdout, doctorUsage)
 		return exitOK
 	}
-	if err != nil || fs.NArg() > 0 || (*hostOnly != "" && *hostOnly != "claude" && *hostOnly != "codex") {
-		return c.fail(exitUsage, "doctor: usage: wda doctor [--host claude|codex] [--json]")
+	if err != nil || fs.NArg() > 0 || (*hostOnly != "" && !slices.Contains(doctorHosts, *hostOnly)) {
+		return c.fail(exitUsage, "doctor: usage: wda doctor [--host claude|codex|copilot|gemini] [--json]")
 	}
 	de := doctorEnv{getenv: c.getenv, goos: goruntime.GOOS, run: func(ctx context.Context, argv []string) proc.Receipt {
 		return proc.Run(ctx, proc.Request{Argv: argv, Dir: os.TempDir(), Timeout: 10 * time.Second})
@@ -122,6 +174,9 @@ func writeDoctor(v *view, rep doctorReport) {
 			writeCheck(v, ch)
 		}
 	}
+	if rep.Bin != "" {
+		v.printf("\nTo use the newest plugin's wda from a terminal, put its folder on PATH:\n  PowerShell:  $env:Path = \"%s;$env:Path\"\n  sh:          export PATH=\"%s:$PATH\"\n", rep.Bin, rep.Bin)
+	}
 	switch {
 	case len(rep.Installs) == 0:
 		v.printf("\nNo installed plugin was found.\n")
@@ -143,25 +198,25 @@ func writeCheck(v *view, ch check) {
 }
 
 func hostLabel(h string) string {
-	if h == "claude" {
-		return "Claude Code"
+	if f, ok := hostTable[h]; ok {
+		return f.label
 	}
-	return "Codex"
+	return h
 }
 
 func (de doctorEnv) diagnose(ctx context.Context, only string) doctorReport {
 	rep := doctorReport{Version: wda.Version, Installs: []install{}}
 	rendered, _ := gen.Render(all.New(all.Config{}))
-	if only == "" || only == "claude" {
-		ins, notes := de.claudeInstalls(ctx, rendered)
-		rep.Installs = append(rep.Installs, ins...)
-		rep.Notes = append(rep.Notes, notes...)
+	find := map[string]func(context.Context, map[string][]byte) ([]install, []check){
+		"claude": de.claudeInstalls, "codex": de.codexInstalls, "copilot": de.copilotInstalls, "gemini": de.geminiInstalls}
+	for _, h := range doctorHosts {
+		if only == "" || only == h {
+			ins, notes := find[h](ctx, rendered)
+			rep.Installs = append(rep.Installs, ins...)
+			rep.Notes = append(rep.Notes, notes...)
+		}
 	}
-	if only == "" || only == "codex" {
-		ins, notes := de.codexInstalls(ctx, rendered)
-		rep.Installs = append(rep.Installs, ins...)
-		rep.Notes = append(rep.Notes, notes...)
-	}
+	rep.Bin = newestBin(rep.Installs)
 	for _, in := range rep.Installs {
 		for _, ch := range in.Checks {
 			if ch.State == checkFail {
@@ -206,7 +261,7 @@ func (de doctorEnv) claudeInstalls(ctx context.Context, rendered map[string][]by
 	b, err := os.ReadFile(file)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, []check{{Name: "Claude Code", State: checkInfo, Detail: "no plugin is installed (" + file + " does not exist)",
-			Fix: "to install: claude plugin marketplace add <release folder or repository>, then claude plugin install " + wda.ServerName + "@<marketplace>"}}
+			Fix: "to install: " + hostTable["claude"].install}}
 	}
 	if err == nil {
 		err = json.Unmarshal(b, &reg)
@@ -224,7 +279,8 @@ func (de doctorEnv) claudeInstalls(ctx context.Context, rendered map[string][]by
 	}
 	sort.Strings(ids)
 	if len(ids) == 0 {
-		return nil, []check{{Name: "Claude Code", State: checkInfo, Detail: "Windows Dev Agent is not among the installed plugins (" + file + ")"}}
+		return nil, []check{{Name: "Claude Code", State: checkInfo, Detail: "Windows Dev Agent is not among the installed plugins (" + file + ")",
+			Fix: "to install: " + hostTable["claude"].install}}
 	}
 	var out []install
 	for _, id := range ids {
@@ -327,7 +383,7 @@ func (de doctorEnv) codexInstalls(ctx context.Context, rendered map[string][]byt
 	var notes []check
 	if len(out) == 0 {
 		notes = append(notes, check{Name: "Codex", State: checkInfo, Detail: "no plugin is installed (nothing in " + cache + ")",
-			Fix: "to install: codex plugin marketplace add <release folder or repository>, then codex plugin add " + wda.ServerName + "@<marketplace>"})
+			Fix: "to install: " + hostTable["codex"].install})
 	} else {
 		notes = append(notes, check{Name: "Codex hook trust", State: checkInfo,
 			Detail: "Codex runs a plugin's hooks only after you trust them (it lists new or changed hooks for review); wda cannot see that choice. If a tool result says the hooks are not running, review and trust them in Codex and start a new session."})
@@ -405,13 +461,12 @@ func stripComment(line string) string {
 // and MCP files, and the data directory.
 func (de doctorEnv) pluginChecks(ctx context.Context, host, id, root, data, regVersion string, rendered map[string][]byte) []check {
 	var out []check
-	reinstall := map[string]string{
-		"claude": "claude plugin uninstall " + id + ", then claude plugin install " + id,
-		"codex":  "codex plugin remove " + id + ", then codex plugin add " + id}[host]
+	hf := hostTable[host]
+	reinstall := hf.reinstall(id)
 	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
 		return append(out, check{Name: "plugin folder", State: checkFail, Detail: root + " does not exist", Fix: "reinstall: " + reinstall})
 	}
-	manifestFile := map[string]string{"claude": ".claude-plugin/plugin.json", "codex": ".codex-plugin/plugin.json"}[host]
+	manifestFile := hf.manifest
 	var manifest struct {
 		Name    string `json:"name"`
 		Version string `json:"version"`
@@ -480,14 +535,20 @@ func (de doctorEnv) pluginChecks(ctx context.Context, host, id, root, data, regV
 	same := manifest.Version == wda.Version
 	// Hooks and MCP server files, against what this version ships when it is the same
 	// version, and by shape otherwise.
-	hooksRel := map[string]string{"claude": "hooks/hooks.json", "codex": "hooks/codex-hooks.json"}[host]
-	if host == "codex" && manifest.Hooks != "" {
-		hooksRel = strings.TrimPrefix(manifest.Hooks, "./")
+	if hf.hooks != "" {
+		hooksRel := hf.hooks
+		if host == "codex" && manifest.Hooks != "" {
+			hooksRel = strings.TrimPrefix(manifest.Hooks, "./")
+		}
+		out = append(out, hooksCheck(host, root, hooksRel, rendered[hf.dist+"/"+hf.hooks], same, reinstall))
 	}
-	out = append(out, hooksCheck(host, root, hooksRel, rendered[host+"/"+map[string]string{"claude": "hooks/hooks.json", "codex": "hooks/codex-hooks.json"}[host]], same, reinstall))
-	mcpRel := map[string]string{"claude": ".mcp.json", "codex": ".mcp.codex.json"}[host]
-	out = append(out, fileCheck("MCP server", root, mcpRel, rendered[host+"/"+mcpRel], same, reinstall))
-	out = append(out, dataDirCheck(data, root))
+	out = append(out, fileCheck("MCP server", root, hf.mcp, rendered[hf.dist+"/"+hf.mcp], same, reinstall))
+	if data == "" {
+		out = append(out, check{Name: "data directory", State: checkInfo,
+			Detail: "the host chooses it when it starts the server (" + config.CopilotPluginDataVar + "): not checked"})
+	} else {
+		out = append(out, dataDirCheck(data, root))
+	}
 	return out
 }
 
@@ -599,6 +660,12 @@ func hooksCheck(host, root, rel string, want []byte, same bool, reinstall string
 func hookCommands(groups any) []string {
 	var out []string
 	for _, g := range list(groups) {
+		// The Copilot CLI's form: each entry is one command, per shell.
+		for _, k := range []string{"bash", "powershell"} {
+			if c, _ := obj(g)[k].(string); c != "" {
+				out = append(out, strings.ReplaceAll(c, `\`, "/"))
+			}
+		}
 		for _, h := range list(obj(g)["hooks"]) {
 			if c, _ := obj(h)["command"].(string); c != "" {
 				// The exec form (command + args) is one command line here.
@@ -627,7 +694,8 @@ func fileCheck(name, root, rel string, want []byte, same bool, reinstall string)
 	if same && !reflect.DeepEqual(got, wantDoc) {
 		return check{Name: name, State: checkFail, Detail: rel + " differs from the one this version ships", Fix: "reinstall: " + reinstall}
 	}
-	if !strings.Contains(fmt.Sprint(got), "bin/wda") {
+	// bin/wda, or Gemini's ${extensionPath}${/}bin${/}wda.
+	if text := fmt.Sprint(got); !strings.Contains(text, "bin/wda") && !strings.Contains(text, "bin${/}wda") {
 		return check{Name: name, State: checkFail, Detail: rel + " does not start the plugin's bin/wda", Fix: "reinstall: " + reinstall}
 	}
 	return check{Name: name, State: checkOK, Detail: rel + " starts bin/wda mcp"}

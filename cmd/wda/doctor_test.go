@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,15 +14,23 @@ import (
 
 	"github.com/windows-dev-agent/wda"
 	"github.com/windows-dev-agent/wda/gen"
+	"github.com/windows-dev-agent/wda/gen/release"
 	"github.com/windows-dev-agent/wda/internal/proc"
 	"github.com/windows-dev-agent/wda/tools/all"
 )
 
-// hostLayout is a fake HOME with the plugin installed the way Claude Code 2.1 and
-// Codex 0.171 install it (checked by installing dist/ with the real clients).
+// hostLayout is a fake HOME with the plugin installed the way Claude Code 2.1,
+// Codex 0.171, the Copilot CLI 1.0 and Gemini CLI 0.61 install it (checked by
+// installing dist/ with the real clients: docs/hostcheck.md).
 type hostLayout struct {
 	home, codexHome, claudeRoot, codexRoot string
+	copilotRoot, geminiRoot, geminiData    string
 	binVersion                             string // what the fake bin/wda version prints
+}
+
+// roots are the plugin folders of the layout.
+func (h *hostLayout) roots() []string {
+	return []string{h.claudeRoot, h.codexRoot, h.copilotRoot, h.geminiRoot}
 }
 
 func newHostLayout(t *testing.T) *hostLayout {
@@ -30,19 +39,22 @@ func newHostLayout(t *testing.T) *hostLayout {
 	h := &hostLayout{home: filepath.Join(root, "home"), codexHome: filepath.Join(root, "codex-home"), binVersion: wda.Version}
 	h.claudeRoot = filepath.Join(h.home, ".claude", "plugins", "cache", "local-check", wda.ServerName, wda.Version)
 	h.codexRoot = filepath.Join(h.codexHome, "plugins", "cache", "local-check", wda.ServerName, wda.Version)
+	h.copilotRoot = filepath.Join(h.home, ".copilot", "installed-plugins", "local-check", wda.ServerName)
+	h.geminiRoot = filepath.Join(h.home, ".gemini", "extensions", wda.ServerName)
+	h.geminiData = filepath.Join(root, "gemini-data")
 	files, err := gen.Render(all.New(all.Config{}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for rel, data := range files {
 		host, sub, _ := strings.Cut(rel, "/")
-		dst := map[string]string{"claude": h.claudeRoot, "codex": h.codexRoot}[host]
+		dst := map[string]string{"claude": h.claudeRoot, "codex": h.codexRoot, "agent-plugin": h.copilotRoot, "gemini": h.geminiRoot}[host]
 		if dst == "" {
 			continue
 		}
 		write(t, filepath.Join(dst, filepath.FromSlash(sub)), string(data), 0o644)
 	}
-	for _, r := range []string{h.claudeRoot, h.codexRoot} {
+	for _, r := range h.roots() {
 		write(t, filepath.Join(r, "bin", binName()), "binary", 0o755)
 	}
 	id := wda.ServerName + "@local-check"
@@ -85,7 +97,7 @@ func jsonString(s string) string {
 
 func (h *hostLayout) env() doctorEnv {
 	return doctorEnv{goos: goosForTest, getenv: func(k string) string {
-		return map[string]string{"HOME": h.home, "USERPROFILE": h.home, "CODEX_HOME": h.codexHome}[k]
+		return map[string]string{"HOME": h.home, "USERPROFILE": h.home, "CODEX_HOME": h.codexHome, "WINDOWS_DEV_AGENT_DATA_DIR": h.geminiData}[k]
 	}, run: func(_ context.Context, argv []string) proc.Receipt {
 		if len(argv) != 2 || argv[1] != "version" {
 			return proc.Receipt{Error: "unexpected argv"}
@@ -139,8 +151,17 @@ func TestDoctor(t *testing.T) {
 	}{
 		{"healthy", func(*testing.T, *hostLayout) {}, nil},
 		{"binary missing", func(t *testing.T, h *hostLayout) { os.Remove(filepath.Join(h.claudeRoot, "bin", binName())) }, []string{"claude/binary"}},
-		{"binary does not run", func(t *testing.T, h *hostLayout) { h.binVersion = "" }, []string{"claude/binary", "codex/binary"}},
-		{"binary of another version", func(t *testing.T, h *hostLayout) { h.binVersion = "0.0.1" }, []string{"claude/versions", "codex/versions"}},
+		{"binary does not run", func(t *testing.T, h *hostLayout) { h.binVersion = "" }, []string{"claude/binary", "codex/binary", "copilot/binary", "gemini/binary"}},
+		{"binary of another version", func(t *testing.T, h *hostLayout) { h.binVersion = "0.0.1" },
+			[]string{"claude/versions", "codex/versions", "copilot/versions", "gemini/versions"}},
+		{"copilot hooks edited", func(t *testing.T, h *hostLayout) {
+			write(t, filepath.Join(h.copilotRoot, filepath.FromSlash(gen.CopilotHooksPath)), `{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"echo"}]}}`, 0o644)
+		}, []string{"copilot/hooks"}},
+		{"copilot binary missing", func(t *testing.T, h *hostLayout) { os.Remove(filepath.Join(h.copilotRoot, "bin", binName())) }, []string{"copilot/binary"}},
+		{"gemini server not the plugin's", func(t *testing.T, h *hostLayout) {
+			write(t, filepath.Join(h.geminiRoot, "gemini-extension.json"), `{"name":"windows-dev-agent","version":"`+wda.Version+`","mcpServers":{}}`, 0o644)
+		}, []string{"gemini/MCP server"}},
+		{"gemini data dir is a file", func(t *testing.T, h *hostLayout) { write(t, h.geminiData, "x", 0o644) }, []string{"gemini/data directory"}},
 		{"hooks edited", func(t *testing.T, h *hostLayout) {
 			write(t, filepath.Join(h.claudeRoot, "hooks", "hooks.json"), `{"hooks":{"Stop":[]}}`, 0o644)
 		}, []string{"claude/hooks"}},
@@ -173,7 +194,10 @@ func TestDoctor(t *testing.T) {
 			h := newHostLayout(t)
 			os.MkdirAll(filepath.Join(h.home, ".claude", "plugins", "data", "windows-dev-agent-local-check"), 0o755)
 			tc.breakIt(t, h)
-			before := [2]map[string]string{treeState(t, h.claudeRoot), treeState(t, h.codexRoot)}
+			var before, after []map[string]string
+			for _, r := range h.roots() {
+				before = append(before, treeState(t, r))
+			}
 			rep := h.env().diagnose(context.Background(), "")
 			if d := cmp.Diff(tc.want, failed(rep)); d != "" {
 				var b bytes.Buffer
@@ -190,7 +214,9 @@ func TestDoctor(t *testing.T) {
 					}
 				}
 			}
-			after := [2]map[string]string{treeState(t, h.claudeRoot), treeState(t, h.codexRoot)}
+			for _, r := range h.roots() {
+				after = append(after, treeState(t, r))
+			}
 			if d := cmp.Diff(before, after); d != "" {
 				t.Errorf("doctor changed a plugin folder:\n%s", d)
 			}
@@ -269,6 +295,78 @@ func TestHookStarts(t *testing.T) {
 	for _, c := range cases {
 		if got := hookStarts(c.host).MatchString(c.line); got != c.want {
 			t.Errorf("hookStarts(%s) on %q = %v, want %v", c.host, c.line, got, c.want)
+		}
+	}
+}
+
+// TestDoctorEveryHost: doctor finds the plugin of every host the release installs in,
+// and with none installed, says for each how to install it with the real commands
+// of the published release, never a placeholder (issue 25 §2).
+func TestDoctorEveryHost(t *testing.T) {
+	t.Parallel()
+	h := newHostLayout(t)
+	rep := h.env().diagnose(context.Background(), "")
+	var hosts []string
+	for _, in := range rep.Installs {
+		hosts = append(hosts, in.Host+" "+in.ID+" "+in.Version)
+	}
+	want := []string{"claude windows-dev-agent@local-check " + wda.Version, "codex windows-dev-agent@local-check " + wda.Version,
+		"copilot windows-dev-agent@local-check " + wda.Version, "gemini windows-dev-agent " + wda.Version}
+	if d := cmp.Diff(want, hosts); d != "" {
+		t.Fatalf("installs (-want +got):\n%s", d)
+	}
+	if rep.Problems != 0 || rep.Bin == "" {
+		t.Fatalf("problems %d, bin %q: %v", rep.Problems, rep.Bin, failed(rep))
+	}
+
+	f := newFixture(t)
+	f.env["CODEX_HOME"] = filepath.Join(f.home, ".codex")
+	r := f.run(t, noTTY, nil, "doctor")
+	for _, want := range []string{
+		"claude plugin marketplace add windows-dev-agent/wda, then claude plugin install windows-dev-agent@windows-dev-agent",
+		"codex plugin marketplace add windows-dev-agent/wda, then codex plugin add windows-dev-agent@windows-dev-agent",
+		"copilot plugin marketplace add windows-dev-agent/wda, then copilot plugin install windows-dev-agent@windows-dev-agent",
+		"git clone --depth 1 --branch dist/v" + wda.Version + " https://github.com/windows-dev-agent/wda.git wda-" + wda.Version +
+			", then gemini extensions install ./wda-" + wda.Version + "/gemini",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("no %q in:\n%s", want, r.stdout)
+		}
+	}
+	if strings.Contains(r.stdout, "<") {
+		t.Errorf("a placeholder in a fix:\n%s", r.stdout)
+	}
+}
+
+// TestReleaseNames: the repository and marketplace doctor's install lines name are
+// the release's own.
+func TestReleaseNames(t *testing.T) {
+	t.Parallel()
+	if release.Repository != "https://github.com/"+releaseRepo+".git" {
+		t.Fatalf("release.Repository %s, doctor says %s", release.Repository, releaseRepo)
+	}
+	files, err := release.Index(strings.Repeat("a", 40), release.Manifest{Name: wda.ServerName, Version: wda.Version, Repository: release.Repository})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range release.IndexPaths {
+		var m struct {
+			Name string `json:"name"`
+		}
+		if err := json.Unmarshal(files[p], &m); err != nil || m.Name != releaseMarketplace {
+			t.Errorf("%s: marketplace %q (%v), doctor says %s", p, m.Name, err, releaseMarketplace)
+		}
+	}
+}
+
+func TestVersionLess(t *testing.T) {
+	t.Parallel()
+	ordered := []string{"", "0.1", "0.9.0", "0.10.0-rc1", "0.10.0-rc2", "0.10.0", "0.10.1", "1.0.0", "1.0.0.1", "10.0.0"}
+	for i := range ordered {
+		for j := range ordered {
+			if got := versionLess(ordered[i], ordered[j]); got != (i < j) {
+				t.Errorf("versionLess(%q, %q) = %v", ordered[i], ordered[j], got)
+			}
 		}
 	}
 }

@@ -168,13 +168,13 @@ func placeholder(name string, s *schema.Schema, meta string) string {
 	return strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
 }
 
-// flagHelp is the help line of one flag.
-func (f *argFlag) help() (left, right string) {
+// help is the help line of one flag, described by desc.
+func (f *argFlag) help(desc string) (left, right string) {
 	left = "--" + f.name
 	if p := placeholder(f.name, f.s, f.meta); p != "" {
 		left += " " + p
 	}
-	right = strings.TrimSpace(f.s.Description)
+	right = desc
 	var notes []string
 	if f.required {
 		notes = append(notes, "required")

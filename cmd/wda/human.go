@@ -105,6 +105,9 @@ func (c *cli) runCall(args []string) int {
 	if res.IsError && out != nil && out["status"] == tools.StatusInvalidInput {
 		// The result is also printed, for scripts; the message is repeated for people.
 		printJSON(c.stdout, res)
+		if project, ok := outsideProject(name, out); ok {
+			return c.fail(exitNotDone, "call %s: invalid arguments: %s (the project is %s: --project DIR makes another folder the project)", name, str(out["error"]), project)
+		}
 		return c.fail(exitNotDone, "call %s: invalid arguments: %s (see wda help %s)", name, str(out["error"]), name)
 	}
 	printJSON(c.stdout, res)

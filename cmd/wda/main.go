@@ -42,7 +42,7 @@ Everyday commands:
   scan                      inventory VS Code, MCP and agent configuration
   audit-mcp                 audit MCP server configurations
   logs                      recent audit events (--filter failures shows what failed or was refused)
-  doctor                    check the installed Claude Code and Codex plugins
+  doctor                    check the installed plugins (Claude Code, Codex, Copilot CLI, Gemini CLI)
 
 More:
   tools                     the ten tools and their commands

@@ -87,6 +87,11 @@ func renderInstalled(v *view, out map[string]any) {
 		if w, _ := out["warning"].(string); w != "" {
 			v.printf("warning: %s\n", w)
 		}
+		if out["status"] == "unavailable" {
+			for _, line := range managerHelp(str(out["source"]), v.args, v.sc) {
+				v.printf("%s\n", line)
+			}
+		}
 		return
 	}
 	matches := list(out["matches"])

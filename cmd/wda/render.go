@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -11,10 +13,16 @@ import (
 	"github.com/windows-dev-agent/wda/tools/logsquery"
 )
 
-// view is where a human view is written, with what an enrich step added.
+// view is where a human view is written, with what an enrich step added, the call's
+// arguments, and what its next steps need (docs/cli.md, "Next steps").
 type view struct {
 	w     io.Writer
 	extra map[string]any
+	tool  string
+	args  map[string]any
+	sc    stepContext
+	// explain: the person asked for every candidate and score (wda plan --explain).
+	explain bool
 }
 
 func (v *view) printf(format string, a ...any) { fmt.Fprintf(v.w, format, a...) }
@@ -72,40 +80,43 @@ func renderStatus(v *view, out map[string]any) {
 	}
 }
 
-func renderPlan(v *view, out map[string]any) {
-	if out["status"] != "planned" {
-		renderStatus(v, out)
-		return
+// containmentHint is the next step after a project argument was refused for leaving
+// the project: the same command with that folder as the project (--project). "" for
+// any other result. The tool commands print it after any view of a result (it is not
+// part of renderStatus, which the command table's views refer to).
+func containmentHint(v *view, out map[string]any) string {
+	project, ok := outsideProject(v.tool, out)
+	if !ok {
+		return ""
 	}
-	v.printf("Task:      %s\nProject:   %s\nSelection: %s\n", str(out["task"]), str(out["project_dir"]), str(out["selection_status"]))
-	if sel := obj(out["selected_candidate"]); sel != nil {
-		v.printf("Selected:  %s (tool %s, %s)\n", str(sel["capability"]), str(sel["available_tool"]), str(sel["safety_class"]))
-	} else if out["matched_candidate"] != nil {
-		v.printf("Matched:   %s (no configured tool is installed)\n", str(out["matched_candidate"]))
+	arg := lookupTool(v.tool).ProjectArg()
+	hint := fmt.Sprintf("The project is %s, and --%s must name a folder inside it; --project DIR makes another folder the project.", project, commandFor(v.tool).flagName(arg))
+	named, _ := v.args[arg].(string)
+	if named == "" {
+		return hint
 	}
-	if rd := obj(out["route_discriminator"]); rd != nil {
-		v.printf("Why:       %s\n", str(rd["reason"]))
+	if !filepath.IsAbs(named) {
+		named = filepath.Join(project, named)
 	}
-	if cands := list(out["candidate_capabilities"]); len(cands) > 0 {
-		v.printf("\nCandidates (discriminating / identity / description):\n")
-		var rows [][]string
-		for _, c := range cands {
-			m := obj(c)
-			rows = append(rows, []string{str(m["capability"]), fmt.Sprintf("%v/%v/%v", m["discriminating_score"], m["identity_score"], m["description_score"]),
-				str(m["safety_class"]), "tool: " + str(m["available_tool"])})
-		}
-		v.table(rows)
+	args := maps.Clone(v.args)
+	delete(args, arg)
+	sc := stepContext{session: sessionFlags{project: named, dataDir: v.sc.session.dataDir}}
+	if text := stepText(v.tool, args, sc); text != "" {
+		hint += " To work on " + named + ": " + text
 	}
-	if phases := list(out["phases"]); len(phases) > 0 {
-		v.printf("\nPhases:\n")
-		for i, p := range phases {
-			m := obj(p)
-			v.printf("  %d. %s [%s]: %s\n", i+1, str(m["phase"]), str(m["safety_class"]), str(m["action"]))
-		}
+	return hint
+}
+
+// outsideProject reports a refusal of a project argument outside the project, which
+// the generic host words "<argument> must stay inside the project: <project>"
+// (host.Generic), and the project it names.
+func outsideProject(tool string, out map[string]any) (string, bool) {
+	t := lookupTool(tool)
+	if t == nil || t.ProjectArg() == "" || out["status"] != "invalid_input" {
+		return "", false
 	}
-	if sel := obj(out["selected_candidate"]); sel != nil {
-		v.printf("\nNext: wda run %s\n", str(sel["capability"]))
-	}
+	msg, _ := out["error"].(string)
+	return strings.CutPrefix(msg, t.ProjectArg()+" must stay inside the project: ")
 }
 
 // discoverVersions is env's enrich step: tool_discover's paths and versions.
@@ -209,12 +220,20 @@ func renderEnv(v *view, out map[string]any) {
 	if distro, _ := virt["wsl_default_distro"].(string); distro != "" {
 		wsl += " (default distro " + distro + ")"
 	}
+	// A state string is shown when the snapshot has it: the compact snapshot leaves out
+	// one that only repeats the tri-state (docs/tools/env_inspect.md, "Summary").
+	withState := func(avail any, state any) string {
+		if s, ok := state.(string); ok && s != "" {
+			return fmt.Sprintf("%s (state %s)", tri(avail), s)
+		}
+		return tri(avail)
+	}
 	v.table([][]string{
 		{"WSL", wsl},
-		{"Windows Sandbox", fmt.Sprintf("%s (state %s)", tri(virt["windows_sandbox_available"]), str(virt["windows_sandbox_state"]))},
-		{"Hyper-V", fmt.Sprintf("%s (state %s)", tri(virt["hyper_v_available"]), str(virt["hyper_v_state"]))},
+		{"Windows Sandbox", withState(virt["windows_sandbox_available"], virt["windows_sandbox_state"])},
+		{"Hyper-V", withState(virt["hyper_v_available"], virt["hyper_v_state"])},
 		{"Docker", fmt.Sprintf("installed %s, engine running %s", tri(dt["docker_installed"]), tri(dt["docker_running"]))},
-		{"Dev Drive", fmt.Sprintf("%s (state %s)", tri(virt["dev_drive_enabled"]), str(virt["dev_drive_state"]))},
+		{"Dev Drive", withState(virt["dev_drive_enabled"], virt["dev_drive_state"])},
 	})
 	var avail []string
 	for _, a := range list(snap["available_isolation_options"]) {
@@ -275,6 +294,11 @@ func renderDiscover(v *view, out map[string]any) {
 func renderSearch(v *view, out map[string]any) {
 	if out["status"] != "completed" && out["status"] != "incomplete" {
 		renderStatus(v, out)
+		if out["status"] == "unavailable" {
+			for _, line := range managerHelp(str(out["source"]), map[string]any{"query": str(out["query"])}, v.sc) {
+				v.printf("%s\n", line)
+			}
+		}
 		return
 	}
 	matches := list(out["matches"])

@@ -41,7 +41,8 @@ func newSession(hostName string, f config.Flags, getenv func(string) string) (*s
 		return nil, err
 	}
 	reg := all.New(all.Config{Catalog: func() (*catalog.Catalog, error) { return cat, nil }})
-	opts := runtime.Options{Host: adapter(cfg), DataDir: cfg.DataDir, ProjectDir: cfg.ProjectDir, Getenv: getenv}
+	opts := runtime.Options{Host: adapter(cfg), DataDir: cfg.DataDir, ProjectDir: cfg.ProjectDir, Getenv: getenv,
+		InCatalog: func(id string) bool { _, ok := cat.Get(id); return ok }}
 	return &session{cfg: cfg, reg: reg, opts: opts}, nil
 }
 
