@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/windows-dev-agent/wda/host"
@@ -121,4 +123,27 @@ func TestPrintedPackageID(t *testing.T) {
 			t.Errorf("printed(%q, %q) = %v", c.id, c.out, got)
 		}
 	}
+}
+
+// FuzzAuditFacts: whatever a message or a manager's output says, the derived words
+// come from the closed vocabularies: the field is one of the tool's arguments or empty,
+// the rule a rule word, and a package id counts as printed only when the output holds
+// it.
+func FuzzAuditFacts(f *testing.F) {
+	f.Add("cwd must stay inside the project: /p", "Found Git [Git.Git]", "Git.Git")
+	f.Add("missing required argument(s): name", "", "x")
+	f.Add("unknown argument(s): hunter2", "hunter2", "hunter2")
+	f.Fuzz(func(t *testing.T, msg, output, id string) {
+		args := []string{"cwd", "name", "count"}
+		field, rule := invalidInput(msg, args)
+		if field != "" && !slices.Contains(args, field) {
+			t.Fatalf("field %q is not an argument", field)
+		}
+		if audit.RuleOther != rule && !slices.ContainsFunc(ruleWords, func(w struct{ phrase, rule string }) bool { return w.rule == rule }) {
+			t.Fatalf("rule %q is not a rule word", rule)
+		}
+		if printed(id, output) && !strings.Contains(strings.ToLower(output), strings.ToLower(id)) {
+			t.Fatalf("%q counted as printed in %q", id, output)
+		}
+	})
 }

@@ -370,3 +370,19 @@ func TestVersionLess(t *testing.T) {
 		}
 	}
 }
+
+// FuzzVersionLess: versionLess is a strict order: never both ways, never a version
+// before itself.
+func FuzzVersionLess(f *testing.F) {
+	f.Add("0.9.0", "0.10.0")
+	f.Add("0.10.0-rc1", "0.10.0")
+	f.Add("1.a", "1.b")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		if versionLess(a, a) {
+			t.Fatalf("%q < itself", a)
+		}
+		if versionLess(a, b) && versionLess(b, a) {
+			t.Fatalf("%q and %q each before the other", a, b)
+		}
+	})
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -257,5 +258,18 @@ func TestNextStepsAreCommands(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCallOutsideProjectNamesProjectFlag: wda call's refusal of a folder outside the
+// project says which folder the project is and that --project names another.
+func TestCallOutsideProjectNamesProjectFlag(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	outside := filepath.Dir(f.project)
+	args, _ := json.Marshal(map[string]any{"task": "run the tests", "cwd": outside})
+	r := f.run(t, noTTY, nil, "call", "workflow_plan", string(args))
+	if r.code != exitNotDone || !strings.Contains(r.stderr, "the project is $PROJECT: --project DIR makes another folder the project") {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
 }
