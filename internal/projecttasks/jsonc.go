@@ -50,9 +50,10 @@ func depthOK(b []byte) (int, bool) {
 			line++
 		case '"':
 			for i++; i < len(b) && b[i] != '"'; i++ {
-				if b[i] == '\\' {
+				switch b[i] {
+				case '\\':
 					i++
-				} else if b[i] == '\n' {
+				case '\n':
 					line++
 				}
 			}
@@ -63,7 +64,7 @@ func depthOK(b []byte) (int, bool) {
 				}
 				i-- // let the newline be counted
 			} else if i+1 < len(b) && b[i+1] == '*' {
-				for i += 2; i < len(b) && !(b[i] == '*' && i+1 < len(b) && b[i+1] == '/'); i++ {
+				for i += 2; i < len(b) && (b[i] != '*' || i+1 >= len(b) || b[i+1] != '/'); i++ {
 					if b[i] == '\n' {
 						line++
 					}

@@ -36,7 +36,6 @@ type justRecipe struct {
 	quiet      bool
 	params     []Param
 	deps       []string
-	depLine    int
 	body       []string
 	lang       Lang
 	private    bool
@@ -617,16 +616,16 @@ func stringEnd(s string, i int) (int, bool) {
 func closing(s string, i int, open, close byte) int {
 	depth := 0
 	for j := i; j < len(s); j++ {
-		switch c := s[j]; {
-		case c == '\'' || c == '"' || c == '`':
+		switch c := s[j]; c {
+		case '\'', '"', '`':
 			end, ok := stringEnd(s, j)
 			if !ok {
 				return -1
 			}
 			j = end - 1
-		case c == open:
+		case open:
 			depth++
-		case c == close:
+		case close:
 			if depth--; depth == 0 {
 				return j
 			}

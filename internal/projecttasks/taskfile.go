@@ -25,7 +25,7 @@ func parseTaskfile(in *input) output {
 	var doc yaml.Node
 	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&doc); err != nil {
 		line := 0
-		fmt.Sscanf(err.Error(), "yaml: line %d:", &line)
+		_, _ = fmt.Sscanf(err.Error(), "yaml: line %d:", &line) // no line number: line 0
 		b.warn(line, RuleSyntax, "invalid YAML: a syntax error; no task is read")
 		return b.out
 	}

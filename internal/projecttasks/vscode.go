@@ -509,7 +509,7 @@ func (s *substituter) do(x string) string {
 func variableKind(name string) string {
 	k, _, colon := strings.Cut(name, ":")
 	if k == "" || len(k) > 32 || strings.IndexFunc(k, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+		return (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') && (r < '0' || r > '9')
 	}) >= 0 {
 		return "${…}"
 	}

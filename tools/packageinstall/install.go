@@ -222,8 +222,8 @@ func ValidID(id string) bool {
 	return len(id) <= MaxIDLength && idPattern().MatchString(id)
 }
 
-func refuse(status, msg string) Out {
-	return Out{Status: tools.Status{Status: status, Error: msg}}
+func refuse(msg string) Out {
+	return Out{Status: tools.Status{Status: "invalid_input", Error: msg}}
 }
 
 func (d Deps) handle(ctx context.Context, env *tools.Env, in In) Out {
@@ -233,10 +233,10 @@ func (d Deps) handle(ctx context.Context, env *tools.Env, in In) Out {
 	}
 	exe, ok := managers[source]
 	if !ok {
-		return refuse("invalid_input", "source must be one of [winget chocolatey scoop]")
+		return refuse("source must be one of [winget chocolatey scoop]")
 	}
 	if !ValidID(in.PackageID) {
-		return refuse("invalid_input", "package_id contains unsupported characters")
+		return refuse("package_id contains unsupported characters")
 	}
 	action := in.Action
 	switch action {
@@ -244,10 +244,10 @@ func (d Deps) handle(ctx context.Context, env *tools.Env, in In) Out {
 		action = ActionInstall
 	case ActionInstall, ActionUpgrade, ActionUninstall:
 	default:
-		return refuse("invalid_input", errAction)
+		return refuse(errAction)
 	}
 	if msg := checkVersion(source, action, in.Version); msg != "" {
-		return refuse("invalid_input", msg)
+		return refuse(msg)
 	}
 
 	argv := ActionArgv(source, action, in.PackageID, in.Version)

@@ -122,8 +122,8 @@ func (d Deps) handle(ctx context.Context, env *tools.Env, in In) Out {
 		// The whole list was read to be parsed; the result carries the tail a search
 		// would, marked truncated when it is not all of it.
 		var cut bool
-		if out.Receipt.Stdout, cut = tail(r.Stdout, ResultStdoutLimit); cut {
-			out.Receipt.StdoutTruncated = true
+		if out.Stdout, cut = tail(r.Stdout, ResultStdoutLimit); cut {
+			out.StdoutTruncated = true
 		}
 	}
 	if !r.StdoutWhole() {

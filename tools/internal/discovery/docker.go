@@ -42,7 +42,7 @@ type dockerEngine struct {
 }
 
 // errDockerUnknown wraps the causes that make the engine state not established.
-var errDockerUnknown = errors.New("Docker engine state was not established")
+var errDockerUnknown = errors.New("Docker engine state was not established") //nolint:staticcheck // ST1005: "Docker" is a name, and docs/discovery.md quotes this text
 
 // running answers the docker_running tri-state. A nil answer with a nil error is a
 // deliberate unknown (a remote or unsupported address); with an error it is a probe
@@ -172,7 +172,7 @@ func (d dockerEngine) ping(ctx context.Context, path string) (*bool, error) {
 		}
 		return nil, fmt.Errorf("%w: %s", errDockerUnknown, cause(err))
 	}
-	defer conn.Close()
+	defer func() { _ = conn.Close() }()
 	if dl, ok := ctx.Deadline(); ok {
 		_ = conn.SetDeadline(dl) // a socket always takes a deadline; a failure shows as a read error
 	}
