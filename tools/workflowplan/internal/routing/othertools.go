@@ -202,7 +202,7 @@ func shellJoin(argv []string) string {
 	for i, a := range argv {
 		plain := a != ""
 		for _, c := range []byte(a) {
-			if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("_-./=:,+@%", c) >= 0) {
+			if (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (c < '0' || c > '9') && strings.IndexByte("_-./=:,+@%", c) < 0 {
 				plain = false
 				break
 			}
@@ -350,7 +350,7 @@ func machineIntent(w words, _ string, _ *Route, _ catalogArgv) *NextTool {
 		w.has("environment", "machine", "system") && w.has("my", "this", "dev", "development") &&
 			w.has("what", "what's", "whats", "show", "describe", "inspect", "check", "about") &&
 			!w.has("virtual", "venv", "ai", "mcp", "agent", "agents")
-	if !installed && !machine && !(presence && slices.Contains(envFacts, subject)) {
+	if !installed && !machine && (!presence || !slices.Contains(envFacts, subject)) {
 		return nil
 	}
 	return &NextTool{Name: ToolEnvInspect, Arguments: map[string]any{}, Class: tools.ReadOnly,
