@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/windows-dev-agent/wda/internal/testkit"
 )
 
 // A repository's config as git init and a clone write it: nothing in it names a
@@ -24,21 +26,7 @@ func gitRepo(t testing.TB, dir, config string) {
 // writeFiles creates files under root: a name ending in / is a directory.
 func writeFiles(t testing.TB, root string, files map[string]string) {
 	t.Helper()
-	for name, body := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if strings.HasSuffix(name, "/") {
-			if err := os.MkdirAll(p, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testkit.Tree(t, root, files, 0o644)
 }
 
 // Issue 22 §2: git status, log, diff and show are read-only forms, but a repository's

@@ -7,21 +7,14 @@ import (
 	"testing"
 
 	"github.com/windows-dev-agent/wda/internal/catalog"
+	"github.com/windows-dev-agent/wda/internal/testkit"
 	"github.com/windows-dev-agent/wda/tools"
 )
 
 // writeFiles writes files into the project directory of e.
 func writeFiles(t *testing.T, e world, files map[string]string) {
 	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(e.ProjectDir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testkit.Tree(t, e.ProjectDir, files, 0o644)
 }
 
 // TestProjectTaskClassified (issue 23 §1): the pipeline's class of a project task's

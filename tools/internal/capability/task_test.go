@@ -14,6 +14,7 @@ import (
 	"github.com/windows-dev-agent/wda/internal/catalog"
 	"github.com/windows-dev-agent/wda/internal/proc"
 	"github.com/windows-dev-agent/wda/internal/projecttasks"
+	"github.com/windows-dev-agent/wda/internal/testkit"
 	"github.com/windows-dev-agent/wda/tools"
 	"github.com/windows-dev-agent/wda/tools/internal/capability"
 )
@@ -42,25 +43,8 @@ func (r taskResolver) Resolve(name string) (string, bool) {
 // newProject writes files into a fresh directory and binds it as the pipeline does.
 func newProject(t *testing.T, files map[string]string) *tools.Project {
 	t.Helper()
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if strings.HasSuffix(name, "/") {
-			if err := os.MkdirAll(p, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := testkit.TempDir(t)
+	testkit.Tree(t, dir, files, 0o755)
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		t.Fatal(err)

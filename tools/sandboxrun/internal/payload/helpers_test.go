@@ -21,21 +21,7 @@ func bind(t testing.TB, ws string) *tools.Project {
 // tree creates files (name → content; a name ending in "/" is a directory) under root.
 func tree(t testing.TB, root string, files map[string]string) {
 	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if strings.HasSuffix(name, "/") {
-			if err := os.MkdirAll(p, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testkit.Tree(t, root, files, 0o644)
 }
 
 // snapshot lists every node under root as slash paths ("dir/" for directories) with
