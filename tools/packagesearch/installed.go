@@ -179,11 +179,8 @@ var wingetListHeaders = [...]string{"Name", "Id", "Version", "Available", "Sourc
 // Version are taken from WinGet's fixed order, the first three columns, and Available
 // and Source are not read: which of them a fourth column is cannot be told.
 func (p *parsed) wingetTable(block []string, upgrades bool) {
-	t, ok := pkgtable.Parse(strings.Join(block, "\n"))
+	t, ok := p.table(block)
 	if !ok {
-		for _, l := range block {
-			p.unknown(l)
-		}
 		return
 	}
 	english := true
@@ -192,24 +189,14 @@ func (p *parsed) wingetTable(block []string, upgrades bool) {
 			english = false
 		}
 	}
-	col := func(name string) int {
-		for i, c := range t.Columns {
-			if strings.EqualFold(c.Name, name) {
-				return i
-			}
-		}
-		return -1
-	}
+	col := colIndex(t)
 	name, id, version, available, source := col("name"), col("id"), col("version"), col("available"), col("source")
 	switch {
 	case !english && len(t.Columns) >= 3:
 		name, id, version, available, source = 0, 1, 2, -1, -1
 		p.byPosition = true
 	case name < 0 || id < 0:
-		p.odd += len(t.Rows)
-		if p.firstOdd == "" {
-			p.firstOdd = quote(strings.TrimSpace(block[0]))
-		}
+		p.oddTable(block, len(t.Rows))
 		return
 	}
 	cell := func(row []pkgtable.Cell, i int) pkgtable.Cell {
@@ -341,10 +328,7 @@ func parseScoopStatus(stdout string) parsed {
 		case t == "" || p.scoopStatusMessage(t):
 			i++
 		case i+1 < len(lines) && separator(lines[i+1]):
-			end := i + 2
-			for end < len(lines) && strings.TrimSpace(lines[end]) != "" {
-				end++
-			}
+			end := tableEnd(lines, i)
 			p.scoopStatusTable(lines[i:end])
 			i = end
 		case t == "Updates are available for:", t == "These apps are outdated and on hold:":
@@ -399,20 +383,14 @@ func (p *parsed) scoopIndented(lines []string, i int, known func(string) bool) i
 
 // scoopStatusTable reads the Format-Table of `scoop status`.
 func (p *parsed) scoopStatusTable(block []string) {
-	t, ok := pkgtable.Parse(strings.Join(block, "\n"))
+	t, ok := p.table(block)
 	if !ok {
-		for _, l := range block {
-			p.unknown(l)
-		}
 		return
 	}
 	col := colIndex(t)
 	name, installed, latest, info := col("name"), col("installed version"), col("latest version"), col("info")
 	if name < 0 || installed < 0 || latest < 0 {
-		p.odd += len(t.Rows)
-		if p.firstOdd == "" {
-			p.firstOdd = quote(strings.TrimSpace(block[0]))
-		}
+		p.oddTable(block, len(t.Rows))
 		return
 	}
 	p.skipped += t.Rejected
@@ -420,26 +398,11 @@ func (p *parsed) scoopStatusTable(block []string) {
 		if row[latest].Text == "" {
 			continue // failed, removed, deprecated or missing dependencies: not an upgrade
 		}
-		n := row[name]
-		if n.Truncated || !token(n.Text) {
-			p.skipped++
-			continue
+		if m, ok := p.scoopRow(row, name, installed, -1); ok {
+			m.Available = row[latest].Text
+			m.Pinned = info >= 0 && strings.Contains(row[info].Text, "Held package")
+			p.matches = append(p.matches, m)
 		}
-		p.matches = append(p.matches, Match{Name: n.Text, ID: n.Text, Version: row[installed].Text, Source: "scoop",
-			VersionTruncated: row[installed].Truncated, Available: row[latest].Text,
-			Pinned: info >= 0 && strings.Contains(row[info].Text, "Held package")})
-	}
-}
-
-// colIndex finds a table's column by name, ignoring case; -1 when absent.
-func colIndex(t pkgtable.Table) func(string) int {
-	return func(name string) int {
-		for i, c := range t.Columns {
-			if strings.EqualFold(c.Name, name) {
-				return i
-			}
-		}
-		return -1
 	}
 }
 
@@ -457,10 +420,7 @@ func parseScoopList(stdout string) parsed {
 			strings.HasPrefix(t, "Installed apps matching '") && strings.HasSuffix(t, "':"):
 			i++
 		case i+1 < len(lines) && separator(lines[i+1]):
-			end := i + 2
-			for end < len(lines) && strings.TrimSpace(lines[end]) != "" {
-				end++
-			}
+			end := tableEnd(lines, i)
 			p.scoopListTable(lines[i:end])
 			i = end
 		case indented(lines[i]):
@@ -476,35 +436,22 @@ func parseScoopList(stdout string) parsed {
 
 // scoopListTable reads the Format-Table of `scoop list`.
 func (p *parsed) scoopListTable(block []string) {
-	t, ok := pkgtable.Parse(strings.Join(block, "\n"))
+	t, ok := p.table(block)
 	if !ok {
-		for _, l := range block {
-			p.unknown(l)
-		}
 		return
 	}
 	col := colIndex(t)
 	name, version, source, info := col("name"), col("version"), col("source"), col("info")
 	if name < 0 || version < 0 {
-		p.odd += len(t.Rows)
-		if p.firstOdd == "" {
-			p.firstOdd = quote(strings.TrimSpace(block[0]))
-		}
+		p.oddTable(block, len(t.Rows))
 		return
 	}
 	p.skipped += t.Rejected
 	for _, row := range t.Rows {
-		n := row[name]
-		if n.Truncated || !token(n.Text) {
-			p.skipped++
-			continue
+		if m, ok := p.scoopRow(row, name, version, source); ok {
+			m.Pinned = info >= 0 && strings.Contains(row[info].Text, "Held package")
+			p.matches = append(p.matches, m)
 		}
-		src := "scoop"
-		if source >= 0 && row[source].Text != "" {
-			src = row[source].Text
-		}
-		p.matches = append(p.matches, Match{Name: n.Text, ID: n.Text, Version: row[version].Text, Source: src,
-			VersionTruncated: row[version].Truncated, Pinned: info >= 0 && strings.Contains(row[info].Text, "Held package")})
 	}
 }
 

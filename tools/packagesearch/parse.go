@@ -263,10 +263,7 @@ func parseScoop(stdout string) parsed {
 			remote = true
 			i++
 		case i+1 < len(lines) && separator(lines[i+1]):
-			end := i + 2
-			for end < len(lines) && strings.TrimSpace(lines[end]) != "" {
-				end++
-			}
+			end := tableEnd(lines, i)
 			p.scoopTable(lines[i:end], remote)
 			i = end
 		default:
@@ -329,30 +326,17 @@ func bucketHeading(t string) (bucket, rest string, ok bool) {
 
 // scoopTable reads one Format-Table block (header, separator, rows).
 func (p *parsed) scoopTable(block []string, remote bool) {
-	t, ok := pkgtable.Parse(strings.Join(block, "\n"))
+	t, ok := p.table(block)
 	if !ok {
-		for _, l := range block {
-			p.unknown(l)
-		}
 		return
 	}
-	col := func(name string) int {
-		for i, c := range t.Columns {
-			if strings.EqualFold(c.Name, name) {
-				return i
-			}
-		}
-		return -1
-	}
+	col := colIndex(t)
 	name, version, bucket := col("name"), col("version"), col("source")
 	p.skipped += t.Rejected
 	switch {
 	case name < 0:
 		// Not a result table Scoop prints: say so rather than guess its columns.
-		p.odd += len(t.Rows)
-		if p.firstOdd == "" {
-			p.firstOdd = quote(strings.TrimSpace(block[0]))
-		}
+		p.oddTable(block, len(t.Rows))
 		return
 	case version < 0 && remote:
 		p.remote += len(t.Rows)
@@ -362,18 +346,68 @@ func (p *parsed) scoopTable(block []string, remote bool) {
 		return
 	}
 	for _, row := range t.Rows {
-		n := row[name]
-		if n.Truncated || !token(n.Text) {
-			p.skipped++
-			continue
+		if m, ok := p.scoopRow(row, name, version, bucket); ok {
+			p.matches = append(p.matches, m)
 		}
-		src := "scoop"
-		if bucket >= 0 && row[bucket].Text != "" {
-			src = row[bucket].Text
-		}
-		p.matches = append(p.matches, Match{Name: n.Text, ID: n.Text, Version: row[version].Text, Source: src,
-			VersionTruncated: row[version].Truncated})
 	}
+}
+
+// tableEnd is the index after the Format-Table whose header is lines[i]: the first
+// blank line after its separator, or the end.
+func tableEnd(lines []string, i int) int {
+	end := i + 2
+	for end < len(lines) && strings.TrimSpace(lines[end]) != "" {
+		end++
+	}
+	return end
+}
+
+// table parses one table block (header, separator, rows); a block that is not one is
+// recorded line by line as not understood.
+func (p *parsed) table(block []string) (pkgtable.Table, bool) {
+	t, ok := pkgtable.Parse(strings.Join(block, "\n"))
+	if !ok {
+		for _, l := range block {
+			p.unknown(l)
+		}
+	}
+	return t, ok
+}
+
+// oddTable records the rows of a table whose columns are not the ones the manager
+// prints, quoting its header: said so rather than guessed.
+func (p *parsed) oddTable(block []string, rows int) {
+	p.odd += rows
+	if p.firstOdd == "" {
+		p.firstOdd = quote(strings.TrimSpace(block[0]))
+	}
+}
+
+// colIndex finds a table's column by name, ignoring case; -1 when absent.
+func colIndex(t pkgtable.Table) func(string) int {
+	return func(name string) int {
+		for i, c := range t.Columns {
+			if strings.EqualFold(c.Name, name) {
+				return i
+			}
+		}
+		return -1
+	}
+}
+
+// scoopRow is the match of a Scoop table row (source -1: no source column, "scoop"),
+// false when the name was cut off or is not one word, which is counted as skipped.
+func (p *parsed) scoopRow(row []pkgtable.Cell, name, version, source int) (Match, bool) {
+	n := row[name]
+	if n.Truncated || !token(n.Text) {
+		p.skipped++
+		return Match{}, false
+	}
+	src := "scoop"
+	if source >= 0 && row[source].Text != "" {
+		src = row[source].Text
+	}
+	return Match{Name: n.Text, ID: n.Text, Version: row[version].Text, Source: src, VersionTruncated: row[version].Truncated}, true
 }
 
 // scoopBucket reads the indented "name (version)[ --> includes '<bin>']" lines of an
