@@ -15,27 +15,31 @@ import (
 // vocabularies — the catalog's ids, an id the package manager printed, the tool's own
 // argument names, the rule words — so no free-form argument or message text reaches
 // the log; the message is read here, in memory, and dropped.
+//
+// The status and message are the ones result kept when it encoded the output; the
+// encoded result is decoded again only for a call with a package_id, for the output
+// that may print it.
 func (p *pipeline) auditFacts(rec *CallRecord) {
-	var res struct {
-		Status string `json:"status"`
-		Error  string `json:"error"`
-		Stdout string `json:"stdout"`
-		Stderr string `json:"stderr"`
-	}
-	if rec.ProtocolError || json.Unmarshal(rec.Result, &res) != nil {
+	if rec.ProtocolError || rec.Result == nil {
 		return
 	}
 	if id, _ := rec.args["capability"].(string); id != "" && p.opts.InCatalog != nil && p.opts.InCatalog(id) {
 		rec.Capability = id
 	}
-	if id, _ := rec.args["package_id"].(string); id != "" && (printed(id, res.Stdout) || printed(id, res.Stderr)) {
-		rec.PackageID = id
+	if id, _ := rec.args["package_id"].(string); id != "" {
+		var out struct {
+			Stdout string `json:"stdout"`
+			Stderr string `json:"stderr"`
+		}
+		if json.Unmarshal(rec.Result, &out) == nil && (printed(id, out.Stdout) || printed(id, out.Stderr)) {
+			rec.PackageID = id
+		}
 	}
-	switch res.Status {
+	switch rec.Status {
 	case tools.StatusInvalidInput:
-		rec.RefusalField, rec.RefusalRule = invalidInput(res.Error, p.argNames())
+		rec.RefusalField, rec.RefusalRule = invalidInput(rec.errorText, p.argNames())
 	case tools.StatusStalePlan:
-		rec.RefusalField, rec.RefusalRule = stalePlan(res.Error), audit.RuleChanged
+		rec.RefusalField, rec.RefusalRule = stalePlan(rec.errorText), audit.RuleChanged
 	case tools.StatusBlocked:
 		rec.RefusalRule = string(rec.Class)
 	}

@@ -90,8 +90,10 @@ type CallRecord struct {
 	Capability, PackageID     string
 	RefusalField, RefusalRule string
 
-	// args are the validated arguments, in memory only, for deriving the fields above.
-	args map[string]any
+	// args are the validated arguments and errorText the result's error message, in
+	// memory only, for deriving the fields above.
+	args      map[string]any
+	errorText string
 }
 
 // AuditSink receives every finished call. It must not fail the call: errors are its

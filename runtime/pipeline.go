@@ -136,7 +136,7 @@ func (p *pipeline) result(rec *CallRecord, out any) (*mcp.CallToolResult, error)
 	var st tools.Status
 	if sc, ok := out.(tools.StatusCarrier); ok {
 		st = sc.StatusFields()
-		rec.Status = st.Status
+		rec.Status, rec.errorText = st.Status, st.Error
 		if !slices.Contains(p.tool.Statuses(), rec.Status) {
 			p.opts.Logger.Error("windows-dev-agent: a tool returned a status it did not declare",
 				"tool", p.tool.Name(), "status", rec.Status)
