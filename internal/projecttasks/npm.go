@@ -1,6 +1,10 @@
 package projecttasks
 
-import "strings"
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+)
 
 // parseNPM reads package.json's scripts (docs/project-tasks.md, "package.json"). Each
 // script is a task run as [<runner>, run, <name>]; its body is the Definition, a
@@ -77,4 +81,31 @@ func parseNPM(in *input) output {
 		b.add(t, context, false)
 	}
 	return b.out
+}
+
+// ScriptRun is the package.json script an argv (a catalog capability's, say) runs
+// through a Node package manager, the runners package.json scripts run with
+// (nodeRunner): "npm test" runs scripts.test, "npm run lint" scripts.lint (npm, pnpm,
+// yarn and bun read "test", "start" and "run NAME" alike). "" when the argv runs none.
+func ScriptRun(argv []string) string {
+	if len(argv) < 2 || !isNodeRunner(strings.ToLower(strings.TrimSuffix(filepath.Base(argv[0]), filepath.Ext(argv[0])))) {
+		return ""
+	}
+	switch argv[1] {
+	case "t", "tst":
+		return "test"
+	case "test", "start", "stop", "restart":
+		return argv[1]
+	case "run", "run-script", "rum", "urn":
+		if len(argv) > 2 && !strings.HasPrefix(argv[2], "-") {
+			return argv[2]
+		}
+	}
+	return ""
+}
+
+// isNodeRunner reports whether name is one of the runners nodeRunner picks from the
+// lockfiles (npm, the default, has its own).
+func isNodeRunner(name string) bool {
+	return slices.ContainsFunc(lockfiles, func(l struct{ name, runner string }) bool { return l.runner == name })
 }

@@ -426,32 +426,6 @@ func isSHA256(s string) bool {
 	return true
 }
 
-// projectScript is the package.json script a catalog argv runs through a Node package
-// manager: "npm test" runs scripts.test, "npm run lint" scripts.lint (npm, pnpm, yarn
-// and bun read "test", "start" and "run NAME" alike). "" when the argv runs none.
-func projectScript(argv []string) string {
-	if len(argv) < 2 {
-		return ""
-	}
-	switch strings.ToLower(strings.TrimSuffix(filepath.Base(argv[0]), filepath.Ext(argv[0]))) {
-	case "npm", "pnpm", "yarn", "bun":
-	default:
-		return ""
-	}
-	switch argv[1] {
-	case "test", "t", "tst", "start", "stop", "restart":
-		if argv[1] == "t" || argv[1] == "tst" {
-			return "test"
-		}
-		return argv[1]
-	case "run", "run-script", "rum", "urn":
-		if len(argv) > 2 && !strings.HasPrefix(argv[2], "-") {
-			return argv[2]
-		}
-	}
-	return ""
-}
-
 // scriptForbidden classifies what a catalog capability's Node script runs in the bound
 // project (docs/project-tasks.md, "Catalog capabilities that run a script"): a catalog
 // class is reviewed for the command, not for a repository's script behind it, so a
@@ -459,7 +433,7 @@ func projectScript(argv []string) string {
 // Only forbidden raises the class: the shipped classes of test-npm and its kin already
 // say what running the project's own script means.
 func scriptForbidden(p *tools.Project, goos string, argv []string) (string, bool) {
-	name := projectScript(argv)
+	name := projecttasks.ScriptRun(argv)
 	if p == nil || p.Root == nil || name == "" {
 		return "", false
 	}
