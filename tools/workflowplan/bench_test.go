@@ -19,24 +19,7 @@ import (
 // project scan of a Node project (one listing, one package.json read) and the routing
 // over the shipped catalog.
 func BenchmarkRouteWithEvidence(b *testing.B) {
-	dir := testkit.TempDir(b)
-	for f, content := range projects["node"] {
-		testkit.WriteFile(b, filepath.Join(dir, f), content)
-	}
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer root.Close()
-	cat, err := catalog.Shipped()
-	if err != nil {
-		b.Fatal(err)
-	}
-	var wanted []string
-	for _, id := range cat.IDs() {
-		cp, _ := cat.Get(id)
-		wanted = append(wanted, cp.ProjectFiles...)
-	}
+	_, root, cat, wanted := benchProject(b, "node")
 	avail := func(string) (string, bool) { return "x", true }
 	b.ResetTimer()
 	for b.Loop() {
@@ -54,28 +37,8 @@ func BenchmarkRouteWithEvidence(b *testing.B) {
 // reading the project's package.json scripts and routing among them (node-npm's six
 // scripts), and the compact result's encoding.
 func BenchmarkRouteWithTasks(b *testing.B) {
-	dir := testkit.TempDir(b)
-	for f, content := range projects["node-npm"] {
-		if f[len(f)-1] == '/' {
-			continue
-		}
-		testkit.WriteFile(b, filepath.Join(dir, f), content)
-	}
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer root.Close()
+	dir, root, cat, wanted := benchProject(b, "node-npm")
 	project := tools.NewProject(dir, root, nil)
-	cat, err := catalog.Shipped()
-	if err != nil {
-		b.Fatal(err)
-	}
-	var wanted []string
-	for _, id := range cat.IDs() {
-		cp, _ := cat.Get(id)
-		wanted = append(wanted, cp.ProjectFiles...)
-	}
 	avail := func(string) (string, bool) { return "x", true }
 	b.ResetTimer()
 	for b.Loop() {
@@ -96,4 +59,33 @@ func BenchmarkRouteWithTasks(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// benchProject writes the files of projects[name] (a name ending in "/" is a
+// directory, which writing its files makes) and opens it, with the shipped catalog and
+// every project_files entry it looks for, as workflow_plan's evidence does. The root
+// is closed when b ends.
+func benchProject(b *testing.B, name string) (string, *os.Root, *catalog.Catalog, []string) {
+	dir := testkit.TempDir(b)
+	for f, content := range projects[name] {
+		if f[len(f)-1] == '/' {
+			continue
+		}
+		testkit.WriteFile(b, filepath.Join(dir, f), content)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { root.Close() })
+	cat, err := catalog.Shipped()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var wanted []string
+	for _, id := range cat.IDs() {
+		cp, _ := cat.Get(id)
+		wanted = append(wanted, cp.ProjectFiles...)
+	}
+	return dir, root, cat, wanted
 }
