@@ -237,7 +237,13 @@ func Plan(cat *catalog.Catalog, req Request) Route {
 	}
 	found := wordSet(project.Found)
 
-	cands := make([]Candidate, 0, len(cat.IDs())+len(req.Tasks))
+	// The capabilities once: the tasks are matched against each, and cat.Get copies.
+	ids := cat.IDs()
+	caps := make([]catalog.Capability, len(ids))
+	for i, id := range ids {
+		caps[i], _ = cat.Get(id)
+	}
+	cands := make([]Candidate, 0, len(ids)+len(req.Tasks))
 	identities := map[string]map[string]bool{}
 	commands := map[string]bool{}
 	quotes := quotedCommands(cat, said)
@@ -248,9 +254,9 @@ func Plan(cat *catalog.Catalog, req Request) Route {
 	for i := range req.Tasks {
 		t := &req.Tasks[i]
 		same := ""
-		for _, id := range cat.IDs() {
-			if cp, _ := cat.Get(id); sameCommand(t, cp) {
-				same = id
+		for i, cp := range caps {
+			if sameCommand(t, cp) {
+				same = ids[i]
 				break
 			}
 		}
@@ -260,8 +266,8 @@ func Plan(cat *catalog.Catalog, req Request) Route {
 			tasks = append(tasks, t)
 		}
 	}
-	for _, id := range cat.IDs() {
-		cp, _ := cat.Get(id)
+	for i, id := range ids {
+		cp := caps[i]
 		identity := tokenSet(id + " " + strings.ReplaceAll(id, "-", " ") + " " + strings.Join(cp.Tags, " ") + " " + strings.Join(cp.ToolNames(), " "))
 		identities[id] = identity
 		im := intersect(words, identity)
