@@ -9,6 +9,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/windows-dev-agent/wda/schema"
 	"github.com/windows-dev-agent/wda/tools"
@@ -69,9 +70,13 @@ var toolCommands = []*toolCommand{
 	{name: "run", tool: "capability_run", summary: "plan a catalog capability, confirm, run it", positional: "capability", meta: "CAPABILITY",
 		rest: "extra_args", restMeta: "EXTRA_ARGS", rename: map[string]string{"timeout_seconds": "timeout"},
 		metas: map[string]string{"cwd": "DIR", "timeout": "SECONDS"}, planFirst: true},
-	{name: "search", tool: "package_search", summary: "search WinGet, Chocolatey or Scoop", positional: "query", meta: "QUERY", join: true}, // render: nextsteps.go
+	// search does not offer the listing flags (wda list does).
+	{name: "search", tool: "package_search", summary: "search WinGet, Chocolatey or Scoop", positional: "query", meta: "QUERY", join: true,
+		omit: []string{"installed", "upgrades"}}, // render: nextsteps.go
+	// install takes ID@VERSION and its action is fixed (packages_cmd.go).
 	{name: "install", tool: "package_install", summary: "plan a package install, confirm, run it", positional: "package_id", meta: "PACKAGE_ID",
-		planFirst: true},
+		planFirst: true, fixed: map[string]any{"action": "install"}, adjust: splitVersion,
+		notes: "PACKAGE_ID@VERSION installs that exact version (wda install OpenJS.NodeJS.LTS@20.11.1)."},
 	{name: "sandbox", tool: "sandbox_run", summary: "plan a command in WSL, a Dev Container or Windows Sandbox, confirm, run it",
 		positional: "command", meta: "COMMAND",
 		rename: map[string]string{"isolation_requirement": "isolation", "workspace_folder": "workspace", "payload_paths": "payload"},
@@ -83,6 +88,18 @@ var toolCommands = []*toolCommand{
 		metas: map[string]string{"cwd": "DIR", "config": "FILE"}},
 	{name: "logs", tool: "logs_query", summary: "show recent audit events", rename: map[string]string{"last_n": "last"},
 		render: renderLogs},
+	// The rest of the package lifecycle (packages_cmd.go).
+	{name: "upgrade", tool: "package_install", summary: "plan a package upgrade, confirm, run it",
+		positional: "package_id", meta: "PACKAGE_ID", planFirst: true,
+		fixed: map[string]any{"action": "upgrade"}, adjust: splitVersion,
+		notes: "PACKAGE_ID@VERSION upgrades to that exact version (WinGet and Chocolatey; Scoop's update takes none)."},
+	{name: "uninstall", tool: "package_install", summary: "plan a package removal, confirm, run it",
+		positional: "package_id", meta: "PACKAGE_ID", planFirst: true,
+		fixed: map[string]any{"action": "uninstall"}, omit: []string{"version"}},
+	{name: "list", tool: "package_search", summary: "list installed packages (--upgrades: those with an upgrade available)",
+		positional: "query", meta: "FILTER", join: true, optionalPos: true,
+		fixed: map[string]any{"installed": true},
+		notes: "FILTER keeps the packages whose id or name contains it (ignoring case)."}, // render: nextsteps.go
 }
 
 func findToolCommand(name string) *toolCommand {
@@ -104,19 +121,20 @@ func commandFor(tool string) *toolCommand {
 	return nil
 }
 
+// described is the registry the commands read the tools' names, schemas and project
+// arguments from, built once, when first needed: a command's flags, help and next
+// steps look tools up many times.
+var described = sync.OnceValue(func() *tools.Registry { return all.New(all.Config{}) })
+
 // lookupTool finds a registered tool by name.
 func lookupTool(name string) tools.Tool {
-	for _, t := range all.New(all.Config{}).Tools() {
-		if t.Name() == name {
-			return t
-		}
-	}
-	return nil
+	t, _ := described().Lookup(name)
+	return t
 }
 
 func toolNames() []string {
 	var names []string
-	for _, t := range all.New(all.Config{}).Tools() {
+	for _, t := range described().Tools() {
 		names = append(names, t.Name())
 	}
 	return names

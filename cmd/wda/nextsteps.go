@@ -22,6 +22,7 @@ import (
 func init() {
 	findToolCommand("plan").render = renderPlan
 	findToolCommand("search").render = renderSearch
+	findToolCommand("list").render = renderInstalled
 }
 
 // commandOf names, for each tool, the command that makes a call of it with the given

@@ -16,34 +16,7 @@ import (
 // They are tool commands like the others: flags from the tool's schema, plan, confirm,
 // run for package_install. The action and the listing are fixed by the command, never
 // flags, so `wda install` cannot be told to uninstall.
-var (
-	upgradeCommand = &toolCommand{name: "upgrade", tool: "package_install", summary: "plan a package upgrade, confirm, run it",
-		positional: "package_id", meta: "PACKAGE_ID", planFirst: true,
-		fixed: map[string]any{"action": "upgrade"}, adjust: splitVersion,
-		notes: "PACKAGE_ID@VERSION upgrades to that exact version (WinGet and Chocolatey; Scoop's update takes none)."}
-	uninstallCommand = &toolCommand{name: "uninstall", tool: "package_install", summary: "plan a package removal, confirm, run it",
-		positional: "package_id", meta: "PACKAGE_ID", planFirst: true,
-		fixed: map[string]any{"action": "uninstall"}, omit: []string{"version"}}
-	listCommand = &toolCommand{name: "list", tool: "package_search", summary: "list installed packages (--upgrades: those with an upgrade available)",
-		positional: "query", meta: "FILTER", join: true, optionalPos: true, render: renderInstalled,
-		fixed: map[string]any{"installed": true},
-		notes: "FILTER keeps the packages whose id or name contains it (ignoring case)."}
-)
-
-func init() {
-	// The existing install and search commands gain the lifecycle's rules: install takes
-	// ID@VERSION and its action is fixed; search does not offer the listing flags
-	// (wda list does).
-	if install := findToolCommand("install"); install != nil {
-		install.fixed = map[string]any{"action": "install"}
-		install.adjust = splitVersion
-		install.notes = "PACKAGE_ID@VERSION installs that exact version (wda install OpenJS.NodeJS.LTS@20.11.1)."
-	}
-	if search := findToolCommand("search"); search != nil {
-		search.omit = []string{"installed", "upgrades"}
-	}
-	toolCommands = append(toolCommands, upgradeCommand, uninstallCommand, listCommand)
-}
+// The commands are entries of toolCommands (commands.go).
 
 // splitVersion turns a package_id written ID@VERSION into package_id and version. A
 // package id never holds '@' (its pattern), so the first '@' is the split.
