@@ -33,8 +33,13 @@ func share(s *Schema, names map[string]string) {
 		var bestKey string
 		counts := map[string]int{}
 		first := map[string]string{}
+		// rendered keeps each sub-schema's rendering for the replacement below: a
+		// rendering marshals the whole subtree, and replacing a part changes no other
+		// part's equality with it (no schema contains itself).
+		rendered := map[*Schema]string{}
 		walk(s, "", func(sub *Schema, key string) {
 			c := canonical(sub)
+			rendered[sub] = c
 			counts[c]++
 			if _, ok := first[c]; !ok {
 				first[c] = key
@@ -57,7 +62,7 @@ func share(s *Schema, names map[string]string) {
 		}
 		var def *Schema
 		walk(s, "", func(sub *Schema, _ string) {
-			if canonical(sub) == best {
+			if rendered[sub] == best {
 				if def == nil {
 					cp := *sub
 					def = &cp
