@@ -144,7 +144,10 @@ func dotGitDir(dotGit string) (string, string) {
 	case fi.IsDir():
 		return dotGit, ""
 	}
-	target, why := readPointer(dotGit, "gitdir:")
+	target, found, why := readPointer(dotGit, "gitdir:")
+	if !found && why == "" {
+		why = "the repository's .git could not be read" // gone since the look above
+	}
 	if why != "" {
 		return "", why
 	}
@@ -177,36 +180,41 @@ func resolveFrom(base, p string) string {
 }
 
 // readPointer reads a small file holding one path (a .git file with prefix
-// "gitdir:", a commondir file with none).
-func readPointer(path, prefix string) (string, string) {
-	data, why := readBounded(path, maxGitPointerBytes)
-	if why != "" {
-		return "", why
+// "gitdir:", a commondir file with none); found is false when there is no such file.
+func readPointer(path, prefix string) (target string, found bool, why string) {
+	data, found, why := readBounded(path, maxGitPointerBytes)
+	if !found || why != "" {
+		return "", found, why
 	}
 	s := strings.TrimSpace(string(data))
 	rest, ok := strings.CutPrefix(s, prefix)
 	rest = strings.TrimSpace(rest)
 	if !ok || rest == "" || strings.ContainsAny(rest, "\r\n\x00") {
-		return "", fmt.Sprintf("the repository's %s does not name a git directory the hook understands", filepath.Base(path))
+		return "", true, fmt.Sprintf("the repository's %s does not name a git directory the hook understands", filepath.Base(path))
 	}
-	return rest, ""
+	return rest, true, ""
 }
 
-// readBounded reads one file through one handle, at most limit bytes.
-func readBounded(path string, limit int64) ([]byte, string) {
+// readBounded reads one file through one handle, at most limit bytes. found is false
+// when the file does not exist (the open says so: no separate look first, which would
+// touch the file twice and could see another file than the one read).
+func readBounded(path string, limit int64) (data []byte, found bool, why string) {
 	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, ""
+	}
 	if err != nil {
-		return nil, fmt.Sprintf("the repository's %s could not be read", filepath.Base(path))
+		return nil, true, fmt.Sprintf("the repository's %s could not be read", filepath.Base(path))
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	data, err = io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
-		return nil, fmt.Sprintf("the repository's %s could not be read", filepath.Base(path))
+		return nil, true, fmt.Sprintf("the repository's %s could not be read", filepath.Base(path))
 	}
 	if int64(len(data)) > limit {
-		return nil, fmt.Sprintf("the repository's %s is larger than %d KiB, more than the hook checks", filepath.Base(path), limit>>10)
+		return nil, true, fmt.Sprintf("the repository's %s is larger than %d KiB, more than the hook checks", filepath.Base(path), limit>>10)
 	}
-	return data, ""
+	return data, true, ""
 }
 
 // checkGitDir checks one git directory: its common directory's config, its own
@@ -215,11 +223,11 @@ func readBounded(path string, limit int64) ([]byte, string) {
 // modules/ (git status recurses into them). whose prefixes the reason.
 func checkGitDir(gitDir, whose string) string {
 	common := gitDir
-	if _, err := os.Stat(filepath.Join(gitDir, "commondir")); err == nil {
-		target, why := readPointer(filepath.Join(gitDir, "commondir"), "")
-		if why != "" {
-			return whose + why
-		}
+	target, found, why := readPointer(filepath.Join(gitDir, "commondir"), "")
+	if why != "" {
+		return whose + why
+	}
+	if found {
 		common = resolveFrom(gitDir, target)
 	}
 	for _, cfg := range []string{filepath.Join(common, "config"), filepath.Join(gitDir, "config.worktree")} {
@@ -238,11 +246,8 @@ func checkGitDir(gitDir, whose string) string {
 
 // checkConfigFile checks one config file; a missing one names nothing.
 func checkConfigFile(path string) string {
-	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
-		return ""
-	}
-	data, why := readBounded(path, maxGitConfigBytes)
-	if why != "" {
+	data, found, why := readBounded(path, maxGitConfigBytes)
+	if !found || why != "" {
 		return why
 	}
 	return configProgram(data)
@@ -252,13 +257,13 @@ func checkConfigFile(path string) string {
 // a config file; submodule names may hold slashes, so the walk goes down), within
 // maxGitModules directories and maxGitModulesScan entries.
 func checkModules(modules string) string {
-	if _, err := os.Lstat(modules); errors.Is(err, fs.ErrNotExist) {
-		return ""
-	}
 	const whose = "a submodule's configuration: "
 	seen, found := 0, 0
 	var why string
 	err := filepath.WalkDir(modules, func(p string, d fs.DirEntry, err error) error {
+		if p == modules && errors.Is(err, fs.ErrNotExist) {
+			return filepath.SkipAll // no submodules: the walk's own look at modules says so
+		}
 		if err != nil {
 			return err
 		}
@@ -301,12 +306,8 @@ var errTooMany = errors.New("too many entries")
 // recurses into them as into those under modules/. A path git itself refuses (absolute,
 // or climbing with ..) is skipped as git skips it.
 func checkTreeSubmodules(worktree string) string {
-	list := filepath.Join(worktree, ".gitmodules")
-	if _, err := os.Lstat(list); errors.Is(err, fs.ErrNotExist) {
-		return ""
-	}
-	data, why := readBounded(list, maxGitConfigBytes)
-	if why != "" {
+	data, found, why := readBounded(filepath.Join(worktree, ".gitmodules"), maxGitConfigBytes)
+	if !found || why != "" {
 		return why
 	}
 	var paths []string
