@@ -44,38 +44,41 @@ func readTyped(s string) typedInput {
 		line, cursor = line[:0], 0
 		raw.WriteByte('\n')
 	}
-	erase := func() {
-		if cursor == 0 {
-			t.inexact = true // it erases what an earlier write typed
-			return
+	// edit applies a key other than {enter} (an escape sequence as the key it stands
+	// for, "" for any other); the raw reading breaks the line there.
+	edit := func(k string) {
+		switch k {
+		case "{backspace}":
+			if cursor == 0 {
+				t.inexact = true // it erases what an earlier write typed
+				break
+			}
+			line = append(line[:cursor-1], line[cursor:]...)
+			cursor--
+		case "{left}":
+			if cursor == 0 {
+				t.inexact = true
+			} else {
+				cursor--
+			}
+		case "{right}":
+			if cursor < len(line) {
+				cursor++
+			}
+		default: // {up}, {down} (history or a menu), any other escape sequence or control character
+			t.inexact = true
 		}
-		line = append(line[:cursor-1], line[cursor:]...)
-		cursor--
+		raw.WriteByte('\n')
 	}
 	for i := 0; i < len(s); {
 		if s[i] == '{' {
 			if k := keyAt(s[i:]); k != "" {
 				i += len(k)
-				switch k {
-				case "{enter}":
+				if k == "{enter}" {
 					endLine()
-					continue
-				case "{backspace}":
-					erase()
-				case "{left}":
-					if cursor == 0 {
-						t.inexact = true
-					} else {
-						cursor--
-					}
-				case "{right}":
-					if cursor < len(line) {
-						cursor++
-					}
-				default: // {up}, {down}: history or a menu
-					t.inexact = true
+				} else {
+					edit(k)
 				}
-				raw.WriteByte('\n')
 				continue
 			}
 		}
@@ -94,32 +97,16 @@ func readTyped(s string) typedInput {
 			continue
 		case c == '\b' || c == 0x7f:
 			i++
-			erase()
-			raw.WriteByte('\n')
+			edit("{backspace}")
 			continue
 		case c == 0x1b:
-			seq := s[i : i+escapeLen(s[i:])]
-			i += len(seq)
-			switch seq {
-			case "\x1b[D":
-				if cursor == 0 {
-					t.inexact = true
-				} else {
-					cursor--
-				}
-			case "\x1b[C":
-				if cursor < len(line) {
-					cursor++
-				}
-			default:
-				t.inexact = true
-			}
-			raw.WriteByte('\n')
+			n := escapeLen(s[i:])
+			edit(escapeKey(s[i : i+n]))
+			i += n
 			continue
 		case c < 0x20:
 			i++
-			t.inexact = true // Tab completes, Ctrl-C, Ctrl-U, Ctrl-W… edit or interrupt
-			raw.WriteByte('\n')
+			edit("") // Tab completes, Ctrl-C, Ctrl-U, Ctrl-W… edit or interrupt
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
@@ -145,6 +132,18 @@ func keyAt(s string) string {
 		if strings.HasPrefix(s, k) {
 			return k
 		}
+	}
+	return ""
+}
+
+// escapeKey is the key an escape sequence stands for among those readTyped edits
+// with (the arrows that move the cursor on the line), or "".
+func escapeKey(seq string) string {
+	switch seq {
+	case "\x1b[D":
+		return "{left}"
+	case "\x1b[C":
+		return "{right}"
 	}
 	return ""
 }
