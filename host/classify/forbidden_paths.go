@@ -274,6 +274,10 @@ func walkPath(p []byte, st pathState) (pathState, bool) {
 		if j == i {
 			break
 		}
+		if i > 0 && p[i-1] == '/' && string(p[i:j]) == "proc" && bytes.HasPrefix(p[j:], []byte("/cygdrive/")) {
+			i = j
+			continue // Cygwin's and MSYS2's /proc/cygdrive/ is /cygdrive/, the same directory
+		}
 		c, last := p[i:j], j == len(p)
 		wasFirst := first
 		first = false

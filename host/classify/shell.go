@@ -1,7 +1,6 @@
 package classify
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 
@@ -88,32 +87,32 @@ type detectState struct {
 // keeps the total linear (docs/safety/shell-classifier.md, "Limits").
 func detect(s string, v []byte, depth int, st *detectState) string {
 	// The raw text, folded: a superset of the old patterns' matches.
-	if why := scan(v); why != "" {
+	if why := scanView(v); why != "" {
 		return why
 	}
 	// Quotes, joins, carets, backtick escapes and format characters removed.
 	lit := unescape(s, false)
 	if lit != s {
 		v = fold(lit)
-		if why := scan(v); why != "" {
+		if why := scanView(v); why != "" {
 			return why
 		}
 	}
 	// Bash's unquoted backslash escapes (dis\kpart).
 	if strings.IndexByte(lit, '\\') >= 0 {
-		if why := scan(dropBackslashes(v)); why != "" {
+		if why := scanView(dropBackslashes(v)); why != "" {
 			return why
 		}
 	}
 	// PowerShell's special backtick escapes (`t is a tab).
 	if strings.IndexByte(s, '`') >= 0 {
-		if why := scan(fold(unescape(s, true))); why != "" {
+		if why := scanView(fold(unescape(s, true))); why != "" {
 			return why
 		}
 	}
 	// Bash's $'…' escapes (\x64iskpart).
 	if strings.Contains(s, "$'") {
-		if why := scan(fold(ansiC(lit))); why != "" {
+		if why := scanView(fold(ansiC(lit))); why != "" {
 			return why
 		}
 	}
@@ -121,7 +120,7 @@ func detect(s string, v []byte, depth int, st *detectState) string {
 	if bashSyntax(s) {
 		view, complete := bashView(s)
 		if view != nil {
-			if why := scan(fold(string(view))); why != "" {
+			if why := scanView(fold(string(view))); why != "" {
 				return why
 			}
 			st.bashCut = st.bashCut || !complete
@@ -156,26 +155,4 @@ func detect(s string, v []byte, depth int, st *detectState) string {
 		return why
 	}
 	return ""
-}
-
-// scan applies the forbidden rules to a view, and again with Cygwin's and MSYS2's
-// /proc/cygdrive/ read as /cygdrive/ (the same directory).
-func scan(v []byte) string {
-	if why := scanView(v); why != "" {
-		return why
-	}
-	if alias := procCygdrive(v); alias != nil {
-		return scanView(alias)
-	}
-	return ""
-}
-
-// procCygdrive returns v with every /proc/cygdrive/ (v is folded: lower case) read as
-// /cygdrive/, or nil when there is none.
-func procCygdrive(v []byte) []byte {
-	const long, short = "/proc/cygdrive/", "/cygdrive/"
-	if !bytes.Contains(v, []byte(long)) {
-		return nil
-	}
-	return bytes.ReplaceAll(v, []byte(long), []byte(short))
 }
