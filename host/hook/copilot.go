@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/windows-dev-agent/wda/host/classify"
@@ -70,8 +71,8 @@ func copilotPreToolUse(c *call, stdin io.Reader) any {
 	name := copilotToolName(tool)
 	var class tools.Class
 	var why string
-	if shell, typing := copilotTypingShell(tool); typing {
-		class, why = c.typedClass(shell, input)
+	if slices.Contains(CopilotShellInputTools, tool) {
+		class, why = typedClass(input)
 	} else {
 		class, why = c.decide(name, input, ev["cwd"])
 	}
@@ -112,18 +113,6 @@ func copilotToolName(tool string) string {
 	return tool
 }
 
-// copilotTypingShell is the shell whose command lines a tool of
-// CopilotShellInputTools types into.
-func copilotTypingShell(tool string) (string, bool) {
-	switch tool {
-	case "write_bash":
-		return "Bash", true
-	case "write_powershell":
-		return "PowerShell", true
-	}
-	return "", false
-}
-
 // typedClass classifies what a write_bash or write_powershell call types into a
 // running shell (docs/hosts/copilot.md, "Typing into a running shell"): the lines as
 // the shell receives them after line editing, as one command line of shell; and the
@@ -132,7 +121,7 @@ func copilotTypingShell(tool string) (string, bool) {
 // later write completes it), keys that reach into history or text typed before, and
 // a command that may start git (the running shell's directory is not the event's
 // cwd: it may have changed directory). Nothing typed is read-only.
-func (c *call) typedClass(shell string, input map[string]any) (tools.Class, string) {
+func typedClass(input map[string]any) (tools.Class, string) {
 	v := input["input"]
 	s, isString := v.(string)
 	switch {
@@ -142,9 +131,11 @@ func (c *call) typedClass(shell string, input map[string]any) (tools.Class, stri
 		return tools.ApprovalRequired, "the input to type is not a string"
 	}
 	typed := readTyped(s)
-	class, why := classify.Decide(c.specs, c.catalog, shell, map[string]any{"command": typed.text})
+	// Bash and PowerShell lines go through the one shell classifier (Explain), which
+	// is what Decide would call for either shell.
+	class, why := classify.Explain(typed.text)
 	if class != tools.Forbidden && typed.raw != typed.text {
-		if rc, rwhy := classify.Decide(c.specs, c.catalog, shell, map[string]any{"command": typed.raw}); rc == tools.Forbidden {
+		if rc, rwhy := classify.Explain(typed.raw); rc == tools.Forbidden {
 			return rc, rwhy
 		}
 	}
