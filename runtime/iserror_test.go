@@ -29,6 +29,9 @@ func TestInvalidInputFoundInsideToolsIsAnError(t *testing.T) {
 	bin := t.TempDir()
 	for _, name := range []string{"go", "winget"} {
 		// Resolvable and fingerprintable; never started: every case is refused before.
+		if filepath.Separator == '\\' {
+			name += ".exe" // found through the default PATHEXT
+		}
 		if err := os.WriteFile(filepath.Join(bin, name), []byte("#!/bin/sh\nexit 99\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}

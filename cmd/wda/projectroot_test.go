@@ -116,6 +116,8 @@ func TestProjectFoundUpward(t *testing.T) {
 	}
 	f.wd = sub
 	r := f.run(t, noTTY, nil, "plan", "run", "the", "tests")
+	// One golden for every OS: the paths in it are written with the OS's separator.
+	r.stdout, r.stderr = filepath.ToSlash(r.stdout), filepath.ToSlash(r.stderr)
 	golden(t, "plan-from-subfolder", []string{"plan", "run", "the", "tests"}, r)
 	if !strings.Contains(r.stdout, "Selected:  test-go") || !strings.Contains(r.stderr, "wda: project $HOME/gomod") {
 		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)

@@ -84,7 +84,14 @@ func TestPieceReaderMatchesReadHeld(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := wantHeld(t, path)
-		for _, buf := range []int{1, 2, 7, 64, 4096, pieceBytes} {
+		bufs := []int{1, 2, 7, 64, 4096, pieceBytes}
+		if len(tc.data) > 1<<16 {
+			// Megabytes a byte at a time are millions of reads (minutes under Wine) and test
+			// nothing the small cases do not: the large ones take buffers that do not divide
+			// the lines (4093) and the real one.
+			bufs = []int{4093, 4096, pieceBytes}
+		}
+		for _, buf := range bufs {
 			got, err := pieces(t, path, buf)
 			if err != nil {
 				t.Fatalf("%s, buffer %d: %v", tc.name, buf, err)

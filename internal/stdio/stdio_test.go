@@ -467,13 +467,21 @@ func TestQueueByteBound(t *testing.T) {
 	one := len(waitCall("11", 11))
 	h := newHarness(t, 0, nil, func(tr *stdio.Transport) { tr.MaxInFlight = 1; tr.MaxQueuedBytes = one + one/2 })
 	h.initialize()
-	h.send(waitCall("10", 10), waitCall("11", 11), waitCall("12", 12))
+	// 10 is taken off the queue before 11 and 12 arrive (otherwise 11 could find 10 still
+	// waiting, which depends on scheduling): 11 then waits alone and 12 would pass the bound.
+	h.send(waitCall("10", 10))
+	if n := <-h.order; n != 10 {
+		t.Fatalf("call %d started, want 10", n)
+	}
+	h.send(waitCall("11", 11), waitCall("12", 12))
 	if got := summarize(h.recv()); got != (summary{"12", stdio.CodeServerBusy}) {
 		t.Fatalf("reply %+v, want 12 refused as busy", got)
 	}
 	for _, want := range []int{10, 11} {
-		if n := <-h.order; n != want {
-			t.Fatalf("call %d started, want %d", n, want)
+		if want == 11 {
+			if n := <-h.order; n != want {
+				t.Fatalf("call %d started, want %d", n, want)
+			}
 		}
 		h.release <- struct{}{}
 		if got := summarize(h.recv()); got.Code != 0 {
