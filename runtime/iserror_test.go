@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -27,12 +28,15 @@ import (
 func TestInvalidInputFoundInsideToolsIsAnError(t *testing.T) {
 	t.Parallel()
 	bin := t.TempDir()
-	for _, name := range []string{"go", "winget"} {
-		// Resolvable and fingerprintable; never started: every case is refused before.
+	exe := func(name string) string {
 		if filepath.Separator == '\\' {
 			name += ".exe" // found through the default PATHEXT
 		}
-		if err := os.WriteFile(filepath.Join(bin, name), []byte("#!/bin/sh\nexit 99\n"), 0o755); err != nil {
+		return filepath.Join(bin, name)
+	}
+	for _, name := range []string{"go", "winget", "npm"} {
+		// Resolvable and fingerprintable; never started: every case is refused before.
+		if err := os.WriteFile(exe(name), []byte("#!/bin/sh\nexit 99\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -43,7 +47,11 @@ func TestInvalidInputFoundInsideToolsIsAnError(t *testing.T) {
 		return ""
 	}
 	// No DataDir: logs_query has no log to read, which it reports as invalid input.
-	srv := runtime.NewServer(all.New(all.Config{}), runtime.Options{ProjectDir: testkit.TempDir(t), Getenv: getenv})
+	project := testkit.TempDir(t)
+	if err := os.WriteFile(filepath.Join(project, "package.json"), []byte(`{"scripts":{"test":"node --test"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := runtime.NewServer(all.New(all.Config{}), runtime.Options{ProjectDir: project, Getenv: getenv})
 	cs := mcptest.Connect(t, srv)
 	cases := []struct {
 		tool string
@@ -55,6 +63,18 @@ func TestInvalidInputFoundInsideToolsIsAnError(t *testing.T) {
 		{"capability_run", map[string]any{"capability": "test-go", "extra_args": []any{""}}, "extra_args[0] must be a non-empty string"},
 		{"package_install", map[string]any{"package_id": "Git.Git", "execute": true},
 			"expected_executable is required when execute is true: echo executable, executable_identity_kind and executable_identity_sha256 from the reviewed execute:false plan"},
+		// Rules the input schema leaves to the tool (docs/architecture.md, "What a host is
+		// sent"): still refused before anything runs.
+		{"capability_run", map[string]any{"capability": "test-go", "execute": true, "expected_executable": exe("go"),
+			"expected_executable_identity_kind": "bogus", "expected_executable_identity_sha256": strings.Repeat("0", 64)},
+			"expected_executable_identity_kind and expected_executable_identity_sha256 are required when execute is true: pass the reviewed plan's execute_arguments (kind file, app_execution_alias or powershell_script; sha256 of 64 hexadecimal characters)"},
+		{"capability_run", map[string]any{"capability": "npm:test", "execute": true, "expected_definition_sha256": "xyz"},
+			"expected_definition_sha256 must be 64 hexadecimal characters: pass the reviewed plan's execute_arguments"},
+		{"package_install", map[string]any{"package_id": "Git.Git", "execute": true, "expected_executable": exe("winget"),
+			"expected_executable_identity_kind": "file", "expected_executable_identity_sha256": "short"},
+			"expected_executable_identity_kind must be file, app_execution_alias or powershell_script and expected_executable_identity_sha256 must be 64 hexadecimal characters, both echoed from the reviewed plan"},
+		{"package_install", map[string]any{"package_id": "Git.Git", "version": "1.0;rm"},
+			"version must be 1-128 characters: letters, digits, '.', '_', '+', '-', starting with a letter or digit"},
 		{"package_search", map[string]any{"query": "-x"}, ""},
 		{"sandbox_run", map[string]any{"command": "echo", "isolation_requirement": "untrusted_windows", "environment": "wsl"},
 			"environment wsl does not satisfy isolation_requirement untrusted_windows; the required backend is windows_sandbox"},

@@ -4,8 +4,8 @@ package tools
 // can execute embed it in their input so the three fields are spelled once.
 type Identity struct {
 	ExpectedExecutable             string `json:"expected_executable,omitempty"`
-	ExpectedExecutableIdentityKind string `json:"expected_executable_identity_kind,omitempty" jsonschema:"enum=file,enum=app_execution_alias,enum=powershell_script"`
-	ExpectedExecutableIdentitySHA  string `json:"expected_executable_identity_sha256,omitempty" jsonschema:"pattern=^[0-9A-Fa-f]{64}$"`
+	ExpectedExecutableIdentityKind string `json:"expected_executable_identity_kind,omitempty"`
+	ExpectedExecutableIdentitySHA  string `json:"expected_executable_identity_sha256,omitempty"`
 }
 
 // Status is the minimal result every tool can return: a status word, an optional

@@ -44,6 +44,11 @@ const (
 	budgetWorkflowPlan  = 3000 - budgetEnvInspect - budgetCapabilityRun
 )
 
+// claudeToolPrefix is how Claude Code names a plugin's MCP tool to the model
+// (mcp__plugin_<plugin>_<server>__<tool>), the longest of the hosts' names: the name is
+// part of what every request pays for (seen in a real session's model-log.jsonl).
+const claudeToolPrefix = "mcp__plugin_windows-dev-agent_windows-dev-agent__"
+
 // modelDefinition is one tool as Claude Code passes it to the model.
 type modelDefinition struct {
 	Name        string          `json:"name"`
@@ -116,7 +121,7 @@ func TestContextCostDefinitions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		def, err := json.Marshal(modelDefinition{Name: tl.Name, Description: tl.Description, InputSchema: in})
+		def, err := json.Marshal(modelDefinition{Name: claudeToolPrefix + tl.Name, Description: tl.Description, InputSchema: in})
 		if err != nil {
 			t.Fatal(err)
 		}

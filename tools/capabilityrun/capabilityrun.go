@@ -26,7 +26,7 @@ type In struct {
 	// ExpectedDefinitionSHA256 is a project task's definition identity echoed from the
 	// plan (definition_sha256): an execution reads the task again and runs it only when
 	// its definition is still the one reviewed.
-	ExpectedDefinitionSHA256 string `json:"expected_definition_sha256,omitempty" jsonschema:"pattern=^[0-9A-Fa-f]{64}$"`
+	ExpectedDefinitionSHA256 string `json:"expected_definition_sha256,omitempty"`
 	TimeoutSeconds           int    `json:"timeout_seconds,omitempty" jsonschema:"minimum=1,maximum=600,default=120"`
 }
 
@@ -82,7 +82,7 @@ func New(d Deps) tools.Tool {
 		Name:        "capability_run",
 		Order:       3,
 		Title:       "Run capability",
-		Description: "Plan, then run, a catalog capability (test-go) or a project task (npm:dev). Pass the plan's execute_arguments back unchanged to run it. Forbidden ones are blocked.",
+		Description: "Plan, then run, a catalog capability (test-go) or project task (npm:dev). To run it, pass the plan's execute_arguments back unchanged.",
 		Annotations: tools.Annotations{ReadOnly: false, Destructive: true, Idempotent: false, OpenWorld: true},
 		ProjectArg:  "cwd",
 		// A plan is read-only; an execution takes the effective class of the named

@@ -85,7 +85,7 @@ func New(d Deps) tools.Tool {
 		Name:        "ecosystem_scan",
 		Order:       8,
 		Title:       "Scan ecosystem",
-		Description: "The project's AI and editor setup: VS Code recommendations, MCP configs (structure only), agent config files; include_host adds the user's, include_packages WinGet's list.",
+		Description: "The project's AI and editor setup: VS Code recommendations, MCP configs (structure only), agent files; include_host adds the user's, include_packages WinGet's list.",
 		Annotations: tools.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false},
 		ProjectArg:  "cwd",
 		// A project-only scan is read-only; include_host (exactly true) reads user state

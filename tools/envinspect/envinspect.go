@@ -53,7 +53,7 @@ func New(d Deps) tools.Tool {
 		Name:        "env_inspect",
 		Order:       1,
 		Title:       "Inspect environment",
-		Description: "This machine's development facts: OS, CPU, memory, Hyper-V, WSL, Windows Sandbox, Dev Drive, Docker, package managers, runtimes, editors; null = not established. Cached 5 min.",
+		Description: "This machine's development facts: OS, CPU, memory, Hyper-V, WSL, Windows Sandbox, Dev Drive, Docker, package managers, runtimes, editors; null = unknown. Cached 5 min.",
 		Annotations: tools.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false},
 		Classes:     tools.Classification{Base: tools.ReadOnly},
 		// A cold snapshot runs the platform probes (PowerShell, vswhere) on Windows.

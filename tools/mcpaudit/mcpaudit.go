@@ -59,7 +59,7 @@ func New(_ Deps) tools.Tool {
 		Name:        "mcp_audit",
 		Order:       10,
 		Title:       "Audit MCP configs",
-		Description: "Summarise MCP server configs by structure (name, validity, transport, argument count, which of command, url, env are set), never their values.",
+		Description: "MCP server configs by structure (name, validity, transport, argument count, which of command, url, env are set), never values.",
 		Annotations: tools.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false},
 		ProjectArg:  "cwd",
 		// Project scope is read-only; reading user-level configs or an arbitrary file is

@@ -35,7 +35,7 @@ type In struct {
 	PackageID string `json:"package_id" jsonschema:"required,maxLength=256,pattern=^[A-Za-z0-9][A-Za-z0-9._+-]*$,description=Exact id from package_search."`
 	Source    string `json:"source,omitempty" jsonschema:"enum=winget,enum=chocolatey,enum=scoop,default=winget"`
 	Action    string `json:"action,omitempty" jsonschema:"enum=install,enum=upgrade,enum=uninstall,default=install"`
-	Version   string `json:"version,omitempty" jsonschema:"maxLength=128,pattern=^[A-Za-z0-9][A-Za-z0-9._+-]*$"`
+	Version   string `json:"version,omitempty" jsonschema:"maxLength=128"`
 	Execute   bool   `json:"execute,omitempty"`
 	tools.Identity
 }
@@ -82,7 +82,7 @@ func New(d Deps) tools.Tool {
 		Name:        "package_install",
 		Order:       6,
 		Title:       "Install package",
-		Description: "Plan, then run, a package install, upgrade or uninstall (WinGet, Chocolatey, Scoop). Pass the plan's execute_arguments back unchanged to run it. Exit 0 is no proof: verify.",
+		Description: "Plan, then run, a package install, upgrade or uninstall (WinGet, Chocolatey, Scoop). To run it, pass the plan's execute_arguments back unchanged; then verify.",
 		Annotations: tools.Annotations{ReadOnly: false, Destructive: true, Idempotent: false, OpenWorld: true},
 		// Planning is read-only; execute exactly true is approval-required.
 		Classes: tools.Classification{Base: tools.ReadOnly, Rules: []tools.Rule{

@@ -91,7 +91,7 @@ func New(d Deps) tools.Tool {
 		Name:        "package_search",
 		Order:       5,
 		Title:       "Search packages",
-		Description: "Find packages and their exact ids with WinGet, Chocolatey or Scoop, or list the installed ones. Runs the package manager; never installs.",
+		Description: "Find packages and exact ids (WinGet, Chocolatey, Scoop), or list installed ones. Never installs.",
 		Annotations: tools.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
 		// Always approval-required: it executes an external program that may contact a
 		// remote source.

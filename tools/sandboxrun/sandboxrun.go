@@ -83,7 +83,7 @@ func New(d Deps) tools.Tool {
 		Name:        "sandbox_run",
 		Order:       7,
 		Title:       "Run isolated",
-		Description: "Plan, then run, a command isolated in WSL, the project's Dev Container or Windows Sandbox, as isolation_requirement says. Pass the plan's execute_arguments back unchanged to run it.",
+		Description: "Plan, then run, a command isolated in WSL, the project's Dev Container or Windows Sandbox. To run it, pass the plan's execute_arguments back unchanged.",
 		Annotations: tools.Annotations{ReadOnly: false, Destructive: true, Idempotent: false, OpenWorld: true},
 		ProjectArg:  "workspace_folder",
 		Classes:     classes,

@@ -165,7 +165,7 @@ func New(d Deps) tools.Tool {
 		Name:        "tool_discover",
 		Order:       2,
 		Title:       "Discover tools",
-		Description: "Path and version of developer tools on PATH: runtimes, editors, package managers, version control (runs each one's version flag).",
+		Description: "Path and version of developer tools on PATH: runtimes, editors, package managers, VCS (runs each one's version flag).",
 		Annotations: tools.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false},
 		// Probing executes external programs, so the host is asked even though nothing
 		// is mutated.

@@ -26,7 +26,7 @@ import (
 
 // In is the input of workflow_plan.
 type In struct {
-	Task    string `json:"task" jsonschema:"required,minLength=1,pattern=\\S"`
+	Task    string `json:"task" jsonschema:"required,pattern=\\S"`
 	Context string `json:"context,omitempty" jsonschema:"description=More words that may change the route."`
 	Cwd     string `json:"cwd,omitempty"`
 	Detail  string `json:"detail,omitempty" jsonschema:"enum=compact,enum=full,description=full: every candidate and score."`
@@ -76,7 +76,7 @@ func New(d Deps) tools.Tool {
 		Name:        "workflow_plan",
 		Order:       4,
 		Title:       "Plan workflow",
-		Description: "Route a development task to the call that does it, next_tool: a project task (npm script, make, just, VS Code task), a catalog capability, package setup or another tool. Never executes anything.",
+		Description: "Route a development task to the call that does it (next_tool): a project task (npm script, make, just, VS Code task), catalog capability, package setup or other tool. Runs nothing.",
 		Annotations: tools.Annotations{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: false},
 		ProjectArg:  "cwd",
 		Classes:     tools.Classification{Base: tools.ReadOnly},
