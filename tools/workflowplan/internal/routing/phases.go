@@ -91,7 +91,7 @@ func briefs(r *Route, inspect, route, execute, verify *Phase) {
 	switch r.SelectionStatus {
 	case Selected:
 		route.Brief = "Selected " + r.SelectedCandidate.Capability + "."
-		execute.Brief = "Call next_tool; review argv and identity before running."
+		execute.Brief = "Call next_tool."
 	case Ambiguous:
 		route.Brief = "Ask which of " + strings.Join(r.RouteDiscriminator.Candidates, ", ") + " is meant."
 	case MatchedUnavailable:

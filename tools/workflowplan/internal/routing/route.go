@@ -418,9 +418,9 @@ func nextCall(r *Route) {
 		id := r.SelectedCandidate.Capability
 		r.NextTool = &NextTool{Name: ToolCapabilityRun, Arguments: map[string]any{"capability": id},
 			Class:  r.SelectedCandidate.SafetyClass,
-			Reason: "Capability " + id + " is selected: plan it (execute:false), review it, then run its execute_arguments."}
+			Reason: "Plan it (execute:false), review it, then run its execute_arguments."}
 		if r.SelectedCandidate.task != nil {
-			r.NextTool.Reason = "The project's own task " + id + " is selected: plan it (execute:false), review what it runs, then run its execute_arguments."
+			r.NextTool.Reason = "A project task: plan it (execute:false), review what it runs, then run its execute_arguments."
 		}
 	case PackageSetup:
 		args := map[string]any{}
