@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/windows-dev-agent/wda"
+	"github.com/windows-dev-agent/wda/internal/config"
 	"github.com/windows-dev-agent/wda/skills"
 	"github.com/windows-dev-agent/wda/tools"
 )
@@ -140,12 +141,13 @@ func renderCodex(reg *tools.Registry, _ []skills.Skill, files map[string][]byte)
 		// the plugin's own binary wherever Codex cached it; ${PLUGIN_ROOT} is not
 		// expanded here. The server gets only Codex's default variables plus env_vars:
 		// CODEX_HOME passes through so the server and the hooks (which inherit Codex's
-		// environment) resolve one data directory (docs/hosts/codex.md).
+		// environment) resolve one data directory (docs/hosts/codex.md), and
+		// WINDOWS_DEV_AGENT_CATALOG so both use one user catalog (docs/catalog.md).
 		Command:                  "./bin/wda",
 		Args:                     []string{"mcp", "--host", "codex"},
 		Cwd:                      ".",
 		Env:                      map[string]string{"WINDOWS_DEV_AGENT_HOST": "codex"},
-		EnvVars:                  []string{"CODEX_HOME"},
+		EnvVars:                  []string{"CODEX_HOME", config.CatalogVar},
 		ToolTimeoutSec:           CodexToolTimeout,
 		DefaultToolsApprovalMode: "prompt",
 		Tools:                    tools,

@@ -116,7 +116,7 @@ func geminiRules(reg *tools.Registry, cat *catalog.Catalog) []geminiRule {
 
 // catalogRules translate a catalog rule: deny the shipped forbidden capabilities; ask
 // for every capability that is not one of the shipped read-only or reversible ones
-// (which covers approval-required ids, ids a replacement catalog adds, unknown ids and
+// (which covers approval-required ids, ids a user catalog adds, unknown ids and
 // a missing id, all approval-required or worse to the classifier); ask when extra
 // arguments are given.
 func catalogRules(tool string, when []pair, ref tools.CatalogRef, cat *catalog.Catalog) []geminiRule {

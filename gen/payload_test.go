@@ -121,8 +121,9 @@ func TestServersStartWda(t *testing.T) {
 			t.Errorf("codex server %s: command %v cwd %v", name, s["command"], s["cwd"])
 		}
 		// The server sees only Codex's defaults plus env_vars; the hooks see CODEX_HOME
-		// by inheritance, so both resolve one data folder only with this.
-		if d := cmp.Diff([]any{"CODEX_HOME"}, s["env_vars"]); d != "" {
+		// and the user catalog by inheritance, so both resolve one data folder and one
+		// catalog only with this.
+		if d := cmp.Diff([]any{"CODEX_HOME", "WINDOWS_DEV_AGENT_CATALOG"}, s["env_vars"]); d != "" {
 			t.Errorf("codex server %s env_vars (-want +got):\n%s", name, d)
 		}
 	}

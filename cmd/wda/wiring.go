@@ -30,7 +30,7 @@ type session struct {
 }
 
 // newSession resolves the host, data and project directories and the catalog. A
-// replacement catalog that cannot be read or parsed is a start-up error.
+// user catalog that cannot be read or parsed is a start-up error.
 func newSession(hostName string, f config.Flags, getenv func(string) string) (*session, error) {
 	cfg, err := config.Resolve(hostName, f, getenv)
 	if err != nil {
@@ -46,24 +46,26 @@ func newSession(hostName string, f config.Flags, getenv func(string) string) (*s
 	return &session{cfg: cfg, reg: reg, opts: opts}, nil
 }
 
-// loadCatalog parses the catalog in force once: the shipped one, or the replacement
-// named by WINDOWS_DEV_AGENT_CATALOG. The replacement is read with catalog.ReadFile,
-// which stops after catalog.MaxBytes+1 bytes and refuses anything but a regular file,
-// so a huge file, a device or a pipe named there costs at most 1 MiB (docs/catalog.md,
-// "Limits").
+// loadCatalog parses the catalog in force once: the shipped one, extended by the user
+// catalog named by WINDOWS_DEV_AGENT_CATALOG (catalog.Extend: new ids are added, a
+// shipped id is redefined but never below its shipped class; docs/catalog.md, "A user
+// catalog"). The user catalog is read with catalog.ReadFile, which stops after
+// catalog.MaxBytes+1 bytes and refuses anything but a regular file, so a huge file, a
+// device or a pipe named there costs at most 1 MiB (docs/catalog.md, "Limits").
 func loadCatalog(path string) (*catalog.Catalog, error) {
-	if path == "" {
-		return catalog.Shipped()
+	shipped, err := catalog.Shipped()
+	if err != nil || path == "" {
+		return shipped, err
 	}
 	src, err := catalog.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", config.CatalogVar, err)
 	}
-	cat, err := catalog.Load(src)
+	user, err := catalog.Load(src)
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", config.CatalogVar, path, err)
 	}
-	return cat, nil
+	return catalog.Extend(shipped, user), nil
 }
 
 // adapter is the host adapter of cfg.

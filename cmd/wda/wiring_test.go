@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	goruntime "runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -41,5 +42,38 @@ func TestReplacementCatalogBounded(t *testing.T) {
 
 	if _, err := loadCatalog(dir); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Fatalf("a folder as the catalog: err = %v, want not a regular file", err)
+	}
+}
+
+// TestUserCatalogExtends (issue 23 §2): the catalog wda serves with
+// WINDOWS_DEV_AGENT_CATALOG is the shipped one plus the user's: every shipped id stays,
+// a new id comes after them, and a shipped id the user redefines keeps at least its
+// shipped class.
+func TestUserCatalogExtends(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "mine.yaml")
+	src := "test-go: {description: 'Tests, short.', safety: read-only, tools: [{name: go, argv: [go, test, -short, ./...]}]}\n" +
+		"docs-serve: {description: Serve the docs., safety: approval-required, tools: [{name: mkdocs, argv: [mkdocs, serve]}]}\n"
+	if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	shipped, err := catalog.Shipped()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := loadCatalog(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := got.IDs()
+	if want := append(shipped.IDs(), "docs-serve"); !slices.Equal(ids, want) {
+		t.Fatalf("ids %v, want the shipped ones then docs-serve", ids)
+	}
+	was, _ := shipped.Get("test-go")
+	if cp, _ := got.Get("test-go"); cp.Safety != was.Safety || cp.Description != "Tests, short." {
+		t.Errorf("test-go %+v: want the user's definition at the shipped class %s", cp, was.Safety)
+	}
+	if _, err := loadCatalog(filepath.Join(t.TempDir(), "none.yaml")); err == nil || !strings.Contains(err.Error(), "WINDOWS_DEV_AGENT_CATALOG") {
+		t.Errorf("a missing user catalog: %v, want a start-up error naming the variable", err)
 	}
 }

@@ -44,11 +44,13 @@ func tiny(tb testing.TB) (path, id string) {
 	return path, "only"
 }
 
-// TestReplacementClass (issue 22 §1, §3): the hook's class of a replacement catalog's
-// capability, raised to forbidden for a forbidden argv; a catalog past the size cap
-// (64 MiB, as the adversarial run used), a missing file or id, and a broken capability
-// give "unknown" (approval-required for an execution).
-func TestReplacementClass(t *testing.T) {
+// TestUserCatalogClass (issue 22 §1, §3; issue 23 §2): the hook's class of a user
+// catalog's capability, raised to forbidden for a forbidden argv; a catalog past the
+// size cap (64 MiB, as the adversarial run used), a missing file and a broken capability
+// give "unknown" (approval-required for an execution); an id the user catalog lacks is
+// the shipped catalog's, and a user entry for a shipped id is never below the shipped
+// class.
+func TestUserCatalogClass(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	write := func(name string, src []byte) string {
@@ -60,7 +62,9 @@ func TestReplacementClass(t *testing.T) {
 	}
 	good := write("good.yaml", []byte("look: {description: d, safety: read-only, tools: [{name: l, argv: [l]}]}\n"+
 		"wipe: {description: d, safety: read-only, tools: [{name: cmd, argv: [cmd, /c, format, \"D:\"]}]}\n"+
-		"broken: {description: d}\n"))
+		"broken: {description: d}\n"+
+		"test-go: {description: d, safety: read-only, tools: [{name: go, argv: [go, test]}]}\n"+
+		"build-go: {description: d, safety: forbidden, tools: [{name: go, argv: [go, build]}]}\n"))
 	huge := filepath.Join(dir, "huge.yaml")
 	f, err := os.Create(huge)
 	if err != nil {
@@ -72,27 +76,40 @@ func TestReplacementClass(t *testing.T) {
 	}
 	f.Close()
 	atCapPath, last := atCap(t)
+	shippedTest, ok := classify.ShippedCatalog["test-go"]
+	if !ok || shippedTest.Rank() <= tools.ReadOnly.Rank() {
+		t.Fatalf("the shipped test-go is %q: this test needs it above read-only", shippedTest)
+	}
 	for _, c := range []struct {
 		path, id string
-		want     tools.Class
+		st       userState
+		want     tools.Class // the hook's class of the id
 		ok       bool
 	}{
-		{good, "look", tools.ReadOnly, true},
-		{good, "wipe", tools.Forbidden, true},
-		{good, "nope", "", false},
-		{good, "broken", "", false},
-		{huge, "look", "", false},
-		{filepath.Join(dir, "missing.yaml"), "look", "", false},
-		{atCapPath, last, tools.Reversible, true},
+		{good, "look", userHas, tools.ReadOnly, true},
+		{good, "wipe", userHas, tools.Forbidden, true},
+		{good, "nope", userLacks, "", false},
+		{good, "broken", userUnreadable, "", false},
+		{good, "test-go", userHas, shippedTest, true},         // read-only asked, the shipped class kept
+		{good, "build-go", userHas, tools.Forbidden, true},    // raising is allowed
+		{good, "lint-npm", userLacks, tools.Reversible, true}, // the shipped entry stands
+		{huge, "look", userUnreadable, "", false},
+		{huge, "test-go", userUnreadable, "", false},
+		{filepath.Join(dir, "missing.yaml"), "look", userUnreadable, "", false},
+		{atCapPath, last, userHas, tools.Reversible, true},
 	} {
-		if cp, ok := findReplacement(c.path, c.id); cp.Safety != c.want || ok != c.ok {
-			t.Errorf("findReplacement(%s, %s) = %q %v, want %q %v", filepath.Base(c.path), c.id, cp.Safety, ok, c.want, c.ok)
+		if _, st := findUser(c.path, c.id); st != c.st {
+			t.Errorf("findUser(%s, %s) = %d, want %d", filepath.Base(c.path), c.id, st, c.st)
+		}
+		cl := &call{specs: classify.Shipped, catalogPath: c.path}
+		if got, ok := cl.catalog(c.id); got != c.want || ok != c.ok {
+			t.Errorf("catalog(%s) with %s = %q %v, want %q %v", c.id, filepath.Base(c.path), got, ok, c.want, c.ok)
 		}
 	}
 }
 
 // BenchmarkReplacementClass is the hook's per-call work for an executing capability_run
-// call under a replacement catalog, tiny and at the cap (the last id of
+// call under a user catalog, tiny and at the cap (the last id of
 // MaxCapabilities in just under MaxBytes): its class alone ("class"), and with extra
 // arguments, which are classified on their own and after the capability's argv
 // ("extra_args"). Each iteration is a new call, as each hook event is a new process.

@@ -11,7 +11,7 @@ import (
 	"github.com/windows-dev-agent/wda/tools/capabilityrun"
 )
 
-// argvCatalog is a replacement catalog whose argv decide what extra arguments mean:
+// argvCatalog is a user catalog whose argv decide what extra arguments mean:
 // after `wsl rm -rf` a path is a removal, after `dotnet format` a drive is a format.
 const argvCatalog = `
 wipe: {description: d, safety: reversible, tools: [{name: wsl, argv: [wsl, rm, -rf]}]}
@@ -35,7 +35,7 @@ func TestExtraArgsAfterCatalogArgv(t *testing.T) {
 	if err := os.WriteFile(replacement, []byte(argvCatalog), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	replaced, err := catalog.Load([]byte(argvCatalog))
+	user, err := catalog.Load([]byte(argvCatalog))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,9 +43,10 @@ func TestExtraArgsAfterCatalogArgv(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	extended := catalog.Extend(shipped, user) // what wda mcp serves with it
 	cases := []struct {
 		name    string
-		shipped bool // the shipped catalog, else argvCatalog as a replacement
+		shipped bool // the shipped catalog, else extended by argvCatalog
 		id      string
 		execute bool
 		extra   []any
@@ -61,7 +62,7 @@ func TestExtraArgsAfterCatalogArgv(t *testing.T) {
 		{"no extra arguments", false, "wipe", true, nil, tools.Reversible},
 		{"a plan", false, "wipe", false, []any{"/mnt/c/Windows"}, tools.ReadOnly},
 		{"unknown id", false, "nope", true, []any{"/mnt/c/Windows"}, tools.ApprovalRequired},
-		{"a shipped id the replacement lacks", false, "format-dotnet", true, []any{"D:"}, tools.ApprovalRequired},
+		{"a shipped id the user catalog leaves alone", false, "format-dotnet", true, []any{"D:"}, tools.Forbidden},
 		{"project task id: the catalog argv is not its", false, "npm:x", true, []any{"/mnt/c/Windows"}, tools.ApprovalRequired},
 		{"shipped: drive after dotnet format", true, "format-dotnet", true, []any{"D:"}, tools.Forbidden},
 		{"shipped: drive after dotnet format --verify-no-changes", true, "formatting-dotnet", true, []any{`C:\`}, tools.Forbidden},
@@ -75,7 +76,7 @@ func TestExtraArgsAfterCatalogArgv(t *testing.T) {
 			if c.extra != nil {
 				input["extra_args"] = c.extra
 			}
-			cat, env := replaced, map[string]string{"WINDOWS_DEV_AGENT_CATALOG": replacement}
+			cat, env := extended, map[string]string{"WINDOWS_DEV_AGENT_CATALOG": replacement}
 			if c.shipped {
 				cat, env = shipped, map[string]string{"WINDOWS_DEV_AGENT_CATALOG": ""}
 			}
@@ -151,7 +152,7 @@ func decisionOf(t testing.TB, m map[string]any) (decision, reason string) {
 	return "", ""
 }
 
-// TestOneReadPerCall: a call's class and argv come from one read of the replacement
+// TestOneReadPerCall: a call's class and argv come from one read of the user
 // catalog, so a file swapped between the two lookups cannot pair the class of one
 // catalog with the argv of another, and the call parses the file once.
 func TestOneReadPerCall(t *testing.T) {

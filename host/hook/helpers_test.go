@@ -21,10 +21,10 @@ func testSpecs() classify.Specs {
 		Classes: tools.Classification{Base: tools.Checkpoint}, Statuses: []string{"ok"}})
 }
 
-// testCatalog is the replacement catalog the hooks classify capability_run with in
+// testCatalog is the user catalog the hooks classify capability_run with in
 // these tests (the shipped catalog changes with the product): "dangerous" forbidden,
-// "deploy" approval-required, "tests" reversible, "lint" read-only; unknown ids are
-// approval-required and extra_args upgrade to approval-required. "npm:lint" is an id of
+// "deploy" approval-required, "tests" reversible, "lint" read-only; ids neither it nor
+// the shipped catalog has are approval-required and extra_args upgrade to approval-required. "npm:lint" is an id of
 // a project task's form, which the hooks must ask for whatever a catalog says of it.
 const testCatalog = `
 dangerous: {description: d, safety: forbidden, tools: [{name: x, argv: [x]}]}

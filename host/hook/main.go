@@ -78,7 +78,7 @@ type call struct {
 	dataDir     string
 	host        string
 	sessionFlag string
-	found       found // the replacement catalog's capability, once read
+	found       found // the user catalog's capability, once read
 }
 
 // safely runs h and turns a panic into a warning and h's fail-closed answer.

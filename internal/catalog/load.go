@@ -16,7 +16,7 @@ import (
 )
 
 // MaxBytes is the largest catalog source Load accepts: 1 MiB, about 150 times the
-// shipped catalog. A replacement catalog is read by every hook process that classifies
+// shipped catalog. A user catalog is read by every hook process that classifies
 // an executing capability_run call, so its size bounds that work (docs/catalog.md,
 // "Limits").
 const MaxBytes = 1 << 20

@@ -39,7 +39,8 @@ type Config struct {
 	DataDir string
 	// ProjectDir is the active project as configured ("" when the host gives none).
 	ProjectDir string
-	// CatalogPath is a replacement capability catalog ("" for the shipped one).
+	// CatalogPath is a user capability catalog that extends the shipped one ("" for none;
+	// docs/catalog.md, "A user catalog").
 	CatalogPath string
 	// Getenv is the environment the process was given.
 	Getenv func(string) string
