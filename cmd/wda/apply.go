@@ -170,6 +170,9 @@ func renderExecPlan(v *view, out map[string]any) {
 		if av := list(out["available"]); len(av) > 0 {
 			v.printf("known capabilities: %s\n", joinAny(av))
 		}
+		if pt := list(out["project_tasks"]); len(pt) > 0 {
+			v.printf("the project's tasks: %s\n", joinAny(pt))
+		}
 		return
 	}
 	ea := obj(out["execute_arguments"])

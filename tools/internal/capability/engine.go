@@ -11,6 +11,7 @@ import (
 	"github.com/windows-dev-agent/wda/internal/catalog"
 	"github.com/windows-dev-agent/wda/internal/plan"
 	"github.com/windows-dev-agent/wda/internal/proc"
+	"github.com/windows-dev-agent/wda/internal/projecttasks"
 	"github.com/windows-dev-agent/wda/tools"
 )
 
@@ -111,9 +112,18 @@ func (e *Engine) Run(ctx context.Context, req Request) Result {
 	if !ok {
 		ids := e.Catalog.IDs()
 		slices.Sort(ids)
-		return Result{Status: tools.Status{Status: "unknown_capability",
+		res := Result{Status: tools.Status{Status: "unknown_capability",
 			Error: fmt.Sprintf("Unknown capability: %s", req.Capability)},
 			Capability: req.Capability, Available: ids}
+		// What the project itself declares is as much a choice as the catalog (issue 23
+		// §1: project tasks appear wherever capabilities do).
+		if req.Project != nil {
+			set, _ := projecttasks.Read(req.Project, projecttasks.Options{GOOS: e.GOOS})
+			for _, t := range set.Tasks {
+				res.ProjectTasks = append(res.ProjectTasks, t.ID)
+			}
+		}
+		return res
 	}
 	res := Result{Capability: cp.ID, Description: cp.Description}
 

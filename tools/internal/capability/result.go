@@ -27,7 +27,7 @@ type Result struct {
 	CheckedTools    []string    `json:"checked_tools,omitempty" jsonschema:"description=Configured tools of which none is installed (unavailable only)."`
 	// ProjectTasks, SafetyReason, Warnings and MoreWarnings are a project task's
 	// (docs/tools/capability_run.md, "Project tasks").
-	ProjectTasks []string               `json:"project_tasks,omitempty" jsonschema:"description=The tasks the project declares (unknown_capability of a project task id only)."`
+	ProjectTasks []string               `json:"project_tasks,omitempty" jsonschema:"description=The tasks the project declares (unknown_capability only)."`
 	SafetyReason string                 `json:"safety_reason,omitempty" jsonschema:"description=Why a project task has its class."`
 	Warnings     []projecttasks.Warning `json:"warnings,omitempty" jsonschema:"description=What the reader of the task's file skipped (for an unknown task: of the files of its source)."`
 	MoreWarnings int                    `json:"more_warnings,omitempty" jsonschema:"description=How many other warnings the reader gave (about other files)."`

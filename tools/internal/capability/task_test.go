@@ -271,6 +271,11 @@ func TestUnknownTask(t *testing.T) {
 	if len(res.Warnings) != 1 || res.Warnings[0].File != "package.json" || res.Warnings[0].Rule != projecttasks.RuleShape {
 		t.Errorf("warnings %v", res.Warnings)
 	}
+	// An unknown catalog id lists the project's tasks too: they are capabilities as well.
+	res = taskEngine(t, &fakeRunner{}).Run(context.Background(), capability.Request{Capability: "start-dev", Project: p})
+	if diff := cmp.Diff([]string{"npm:dev", "make:all"}, res.ProjectTasks); res.Status.Status != "unknown_capability" || diff != "" {
+		t.Errorf("unknown catalog id: %s, project tasks (-want +got):\n%s", res.Status.Status, diff)
+	}
 	// Without a bound project there are no tasks to read.
 	if res := taskEngine(t, &fakeRunner{}).Run(context.Background(), capability.Request{Capability: "npm:dev"}); res.Status.Status != "invalid_input" ||
 		res.Error != capability.ErrNoProject {
