@@ -158,7 +158,8 @@ var phrasingTable = []phrasing{
 	{task: "install ripgrep", project: "rust", want: "package_setup:ripgrep"},
 	{task: "pip install ruff", project: "python", want: "no_match"},
 	{task: "npm install lodash", project: "node-npm", want: "no_match"},
-	{task: "uninstall git", project: "git", want: "no_match"},
+	{task: "uninstall git", project: "git", want: "package_setup:git"},
+	{task: "upgrade node with winget", project: "node", want: "package_setup:node"},
 	{task: "install", project: "empty", want: "no_match"},
 	// Without a lockfile the catalog has no `npm install`; npm ci needs package-lock.json.
 	{task: "npm install", project: "node", want: "no_match", got: "selected:restore-npm"},

@@ -169,15 +169,20 @@ func decideIntent(r *Route, in intent) {
 	r.SelectionStatus = NoMatch
 	nomatch := func(reason string) { r.RouteDiscriminator = &Discriminator{Candidates: []string{}, Reason: reason} }
 	switch {
-	case in.verb != "install" && in.verb != "reinstall":
-		nomatch("The task asks to " + in.verb + " a package: package_install only installs, and no catalog capability can " + in.verb + ". Do it outside this plan after review.")
 	case in.manager != "" && machineManagers[in.manager] == "":
-		nomatch("The task installs with " + in.manager + ", which no tool here plans: package setup covers WinGet, Chocolatey and Scoop, and no catalog capability installs. Run it outside this plan after review.")
+		nomatch("The task asks to " + in.verb + " with " + in.manager + ", which no tool here plans: package setup covers WinGet, Chocolatey and Scoop, and no catalog capability does it. Run it outside this plan after review.")
 	case in.query == "":
-		nomatch("The task asks to install something but does not say what: name the package.")
+		nomatch("The task asks to " + in.verb + " something but does not say what: name the package.")
 	default:
 		r.SelectionStatus = PackageSetup
-		s := &Setup{Query: in.query, Source: machineManagers[in.manager], SearchArguments: map[string]string{"query": in.query}}
+		s := &Setup{Query: in.query, Source: machineManagers[in.manager], SearchArguments: map[string]any{"query": in.query}}
+		switch in.verb {
+		case "upgrade":
+			// The installed packages with an upgrade: the id and the version it would get.
+			s.Action, s.SearchArguments["upgrades"] = "upgrade", true
+		case "uninstall":
+			s.Action, s.SearchArguments["installed"] = "uninstall", true
+		}
 		if s.Source != "" {
 			s.SearchArguments["source"] = s.Source
 		}

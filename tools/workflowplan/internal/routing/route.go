@@ -173,11 +173,14 @@ func (Discriminator) JSONSchemaExtend(s *jsonschema.Schema) {
 
 // Setup is the package-setup route of an install task.
 type Setup struct {
-	Query  string `json:"query" jsonschema:"required,minLength=1,maxLength=160,description=What the task asks to install (as written)."`
+	Query  string `json:"query" jsonschema:"required,minLength=1,maxLength=160,description=The program the task names (as written)."`
 	Source string `json:"source,omitempty" jsonschema:"enum=winget,enum=chocolatey,enum=scoop,description=The package manager the task names; absent means package_search's default."`
 	// SearchArguments is the exact argument object of the first call, so a caller
 	// passes it on unchanged.
-	SearchArguments map[string]string `json:"search_arguments" jsonschema:"required,description=The arguments of the package_search call that starts the setup."`
+	SearchArguments map[string]any `json:"search_arguments" jsonschema:"required,description=The arguments of the package_search call that starts the setup."`
+	// Action is package_install's action for the id found: upgrade or uninstall search
+	// the installed packages; absent is an install.
+	Action string `json:"action,omitempty" jsonschema:"enum=upgrade,enum=uninstall"`
 }
 
 // Phase is one step of the four-phase plan.
@@ -427,8 +430,11 @@ func nextCall(r *Route) {
 		for k, v := range r.PackageSetup.SearchArguments {
 			args[k] = v
 		}
-		r.NextTool = &NextTool{Name: ToolPackageSearch, Arguments: args, Class: tools.ApprovalRequired,
-			Reason: "The task installs a program: package_search finds its exact id, then package_install plans the install."}
+		reason := "The task installs a program: package_search finds its exact id, then package_install plans the install."
+		if a := r.PackageSetup.Action; a != "" {
+			reason = "The task asks to " + a + " an installed program: package_search lists the installed ones with their exact ids, then package_install plans it with action " + a + "."
+		}
+		r.NextTool = &NextTool{Name: ToolPackageSearch, Arguments: args, Class: tools.ApprovalRequired, Reason: reason}
 	}
 }
 

@@ -281,7 +281,7 @@ func scenarios() []scenario {
 			project: &routing.ProjectEvidence{Inspected: true, Found: []string{".git"}, Files: []string{".git"}, Read: []string{}, Skipped: []routing.SkippedFile{}},
 			check: func(t *testing.T, r routing.Route) {
 				want(t, r, routing.PackageSetup, "", "")
-				if diff := cmp.Diff(&routing.Setup{Query: "git", SearchArguments: map[string]string{"query": "git"}}, r.PackageSetup); diff != "" {
+				if diff := cmp.Diff(&routing.Setup{Query: "git", SearchArguments: map[string]any{"query": "git"}}, r.PackageSetup); diff != "" {
 					t.Errorf("setup (-want +got):\n%s", diff)
 				}
 				if r.Phases[2].SafetyClass != tools.ApprovalRequired || !strings.Contains(r.Phases[2].Action, "package_install") ||
@@ -292,7 +292,26 @@ func scenarios() []scenario {
 		{name: "install_with_a_named_manager", task: "scoop install ripgrep", available: shippedAll,
 			check: func(t *testing.T, r routing.Route) {
 				want(t, r, routing.PackageSetup, "", "")
-				if diff := cmp.Diff(&routing.Setup{Query: "ripgrep", Source: "scoop", SearchArguments: map[string]string{"query": "ripgrep", "source": "scoop"}}, r.PackageSetup); diff != "" {
+				if diff := cmp.Diff(&routing.Setup{Query: "ripgrep", Source: "scoop", SearchArguments: map[string]any{"query": "ripgrep", "source": "scoop"}}, r.PackageSetup); diff != "" {
+					t.Errorf("setup (-want +got):\n%s", diff)
+				}
+			}},
+		// Removing or upgrading starts from the installed packages (issue 25's actions).
+		{name: "uninstall_routes_to_the_installed_list", task: "uninstall git", available: shippedAll,
+			check: func(t *testing.T, r routing.Route) {
+				want(t, r, routing.PackageSetup, "", "")
+				if diff := cmp.Diff(&routing.Setup{Query: "git", Action: "uninstall", SearchArguments: map[string]any{"query": "git", "installed": true}}, r.PackageSetup); diff != "" {
+					t.Errorf("setup (-want +got):\n%s", diff)
+				}
+				if r.NextTool == nil || r.NextTool.Name != routing.ToolPackageSearch || !strings.Contains(r.NextTool.Reason, "action uninstall") {
+					t.Errorf("next_tool %+v", r.NextTool)
+				}
+			}},
+		{name: "upgrade_routes_to_the_upgrades_list", task: "choco upgrade python", available: shippedAll,
+			check: func(t *testing.T, r routing.Route) {
+				want(t, r, routing.PackageSetup, "", "")
+				if diff := cmp.Diff(&routing.Setup{Query: "python", Source: "chocolatey", Action: "upgrade",
+					SearchArguments: map[string]any{"query": "python", "upgrades": true, "source": "chocolatey"}}, r.PackageSetup); diff != "" {
 					t.Errorf("setup (-want +got):\n%s", diff)
 				}
 			}},
