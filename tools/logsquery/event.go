@@ -28,7 +28,6 @@ var fields = []struct {
 	kind kind
 	desc string
 }{
-	{"schema_version", kInteger, "Record format version (1)."},
 	{"ts", kString, "UTC ISO-8601 time the record was written."},
 	{"lifecycle_event", kString, "Hook event name, or tools/call for the server."},
 	{"lifecycle_success", kBool, "true for PostToolUse, false for PostToolUseFailure, else null."},
@@ -54,13 +53,27 @@ var fields = []struct {
 	{"refusal_rule", kString, "Why the call was refused: the rule (required, enum, outside_project, changed …) or the class that blocked it."},
 }
 
+// mirrors are the legacy spellings a writer fills beside the current ones
+// (docs/audit.md, "Records"): the model reads each fact once, so a mirror is given only
+// when the record lacks the key it mirrors or disagrees with it (issue 24).
+var mirrors = map[string]string{"event": "lifecycle_event", "success": "lifecycle_success"}
+
+// project keeps the metadata keys of ev that have their key's type. schema_version is
+// not among them: it is the same on every record the tool can read and says nothing
+// about the call.
 func project(ev map[string]any) Event {
 	out := Event{}
 	for _, f := range fields {
 		v, has := ev[f.name]
-		if has && fits(v, f.kind) {
-			out[f.name] = v
+		if !has || !fits(v, f.kind) {
+			continue
 		}
+		if cur, ok := mirrors[f.name]; ok {
+			if w, has := ev[cur]; has && fits(w, f.kind) && w == v {
+				continue
+			}
+		}
+		out[f.name] = v
 	}
 	return out
 }

@@ -15,8 +15,12 @@ func WriteText(w io.Writer, o Out) error {
 	}
 	var b strings.Builder
 	for _, ev := range o.Events {
+		event := str(ev, "lifecycle_event")
+		if event == "-" {
+			event = str(ev, "event") // a legacy record
+		}
 		fmt.Fprintf(&b, "%s  %s  %s  outcome=%s status=%s", str(ev, "ts"), str(ev, "tool_name"),
-			str(ev, "event"), str(ev, "execution_outcome"), str(ev, "result_status"))
+			event, str(ev, "execution_outcome"), str(ev, "result_status"))
 		if d := str(ev, "permission_decision"); d != "-" {
 			fmt.Fprintf(&b, " decision=%s", d)
 		}

@@ -175,11 +175,44 @@ func TestEventsAreMetadataOnly(t *testing.T) {
 		"error_present": "yes",
 	})
 	out := must(Query(dir, 0, "all"))
-	want := []Event{{"schema_version": 1.0, "ts": "2026-01-01T00:00:00.000000Z", "event": "PostToolUse", "success": true,
+	want := []Event{{"ts": "2026-01-01T00:00:00.000000Z", "event": "PostToolUse", "success": true,
 		"tool_name": "capability_run", "execution_outcome": "succeeded", "execution_started": true,
 		"duration_ms": 12.5, "result_status": nil}}
 	if d := cmp.Diff(want, out.Events); d != "" {
 		t.Errorf("events (-want +got):\n%s", d)
+	}
+}
+
+// TestMirrorsGivenOnce (issue 24): event and success, the legacy mirrors of
+// lifecycle_event and lifecycle_success, are given only where they say something the
+// current keys do not; schema_version never is.
+func TestMirrorsGivenOnce(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeLines(t, dir, audit.LogName,
+		m{"schema_version": 1, "lifecycle_event": "tools/call", "event": "tools/call", "lifecycle_success": true, "success": true, "tool_name": "a"},
+		m{"schema_version": 1, "lifecycle_event": "PreToolUse", "event": "PreToolUse", "lifecycle_success": nil, "success": nil, "tool_name": "b"},
+		m{"event": "PostToolUse", "success": false, "tool_name": "c"}, // legacy: only the mirrors
+		m{"lifecycle_event": "PostToolUse", "event": "odd", "lifecycle_success": true, "success": "yes", "tool_name": "d"},
+	)
+	out := must(Query(dir, 0, "all"))
+	want := []Event{
+		{"lifecycle_event": "tools/call", "lifecycle_success": true, "tool_name": "a"},
+		{"lifecycle_event": "PreToolUse", "lifecycle_success": nil, "tool_name": "b"},
+		{"event": "PostToolUse", "success": false, "tool_name": "c"},
+		{"lifecycle_event": "PostToolUse", "event": "odd", "lifecycle_success": true, "tool_name": "d"},
+	}
+	if d := cmp.Diff(want, out.Events); d != "" {
+		t.Errorf("events (-want +got):\n%s", d)
+	}
+	var text strings.Builder
+	if err := WriteText(&text, out); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"  a  tools/call  ", "  b  PreToolUse  ", "  c  PostToolUse  ", "  d  PostToolUse  "} {
+		if !strings.Contains(text.String(), w) {
+			t.Errorf("wda logs text lacks %q:\n%s", w, text.String())
+		}
 	}
 }
 
@@ -205,7 +238,7 @@ func TestOutputSchema(t *testing.T) {
 	if len(items.Properties) == 0 {
 		t.Fatalf("events items schema: %s", b)
 	}
-	for _, k := range []string{"execution_outcome", "tool_name", "permission_decision", "session_id", "schema_version"} {
+	for _, k := range []string{"execution_outcome", "tool_name", "permission_decision", "session_id", "lifecycle_event", "event"} {
 		if _, ok := items.Properties[k]; !ok {
 			t.Errorf("events items lack %s", k)
 		}
