@@ -62,7 +62,7 @@ func TestInvalidInputFoundInsideToolsIsAnError(t *testing.T) {
 			"expected_executable is required when execute is true: pass the reviewed plan's execute_arguments"},
 		{"capability_run", map[string]any{"capability": "test-go", "extra_args": []any{""}}, "extra_args[0] must be a non-empty string"},
 		{"package_install", map[string]any{"package_id": "Git.Git", "execute": true},
-			"expected_executable is required when execute is true: echo executable, executable_identity_kind and executable_identity_sha256 from the reviewed execute:false plan"},
+			"expected_executable is required when execute is true: pass the reviewed execute:false plan's execute_arguments back unchanged"},
 		// Rules the input schema leaves to the tool (docs/architecture.md, "What a host is
 		// sent"): still refused before anything runs.
 		{"capability_run", map[string]any{"capability": "test-go", "execute": true, "expected_executable": exe("go"),
@@ -72,7 +72,7 @@ func TestInvalidInputFoundInsideToolsIsAnError(t *testing.T) {
 			"expected_definition_sha256 must be 64 hexadecimal characters: pass the reviewed plan's execute_arguments"},
 		{"package_install", map[string]any{"package_id": "Git.Git", "execute": true, "expected_executable": exe("winget"),
 			"expected_executable_identity_kind": "file", "expected_executable_identity_sha256": "short"},
-			"expected_executable_identity_kind must be file, app_execution_alias or powershell_script and expected_executable_identity_sha256 must be 64 hexadecimal characters, both echoed from the reviewed plan"},
+			"expected_executable_identity_kind must be file, app_execution_alias or powershell_script and expected_executable_identity_sha256 must be 64 hexadecimal characters, as the reviewed plan's execute_arguments carry them"},
 		{"package_install", map[string]any{"package_id": "Git.Git", "version": "1.0;rm"},
 			"version must be 1-128 characters: letters, digits, '.', '_', '+', '-', starting with a letter or digit"},
 		{"package_search", map[string]any{"query": "-x"}, ""},

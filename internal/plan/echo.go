@@ -55,14 +55,14 @@ func CheckEcho(echo tools.Identity, resolved string, current proc.Identity) (*pr
 // applies these rules rather than a copy of them.
 func CheckEchoWith(samePath func(a, b string) bool, echo tools.Identity, resolved string, current proc.Identity) (*proc.Identity, *Refusal) {
 	if strings.TrimSpace(echo.ExpectedExecutable) == "" {
-		return nil, &Refusal{InvalidInput, "expected_executable is required when execute is true: echo executable, executable_identity_kind and executable_identity_sha256 from the reviewed execute:false plan", EchoMissing}
+		return nil, &Refusal{InvalidInput, "expected_executable is required when execute is true: pass the reviewed execute:false plan's execute_arguments back unchanged", EchoMissing}
 	}
 	if !samePath(echo.ExpectedExecutable, resolved) {
 		return nil, &Refusal{StalePlan, "Resolved executable no longer matches the reviewed plan (now " + resolved + "); request a new execute:false plan", EchoPathChanged}
 	}
 	kind, sha := echo.ExpectedExecutableIdentityKind, echo.ExpectedExecutableIdentitySHA
 	if !proc.ValidIdentity(kind, sha) {
-		return nil, &Refusal{InvalidInput, "expected_executable_identity_kind must be file, app_execution_alias or powershell_script and expected_executable_identity_sha256 must be 64 hexadecimal characters, both echoed from the reviewed plan", EchoMalformed}
+		return nil, &Refusal{InvalidInput, "expected_executable_identity_kind must be file, app_execution_alias or powershell_script and expected_executable_identity_sha256 must be 64 hexadecimal characters, as the reviewed plan's execute_arguments carry them", EchoMalformed}
 	}
 	want := proc.Identity{Kind: proc.IdentityKind(kind), SHA256: strings.ToLower(sha)}
 	if !want.Equal(current) {

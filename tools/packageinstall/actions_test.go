@@ -134,7 +134,7 @@ func TestVersionAndActionRefused(t *testing.T) {
 				in := In{PackageID: "Git.Git", Source: tt.source, Action: tt.action, Version: tt.version, Execute: execute}
 				if execute {
 					p := w.call(DefaultDeps(), In{PackageID: "Git.Git", Source: tt.source})
-					in.Identity = echo(p.Plan)
+					in.Identity = echo(p)
 				}
 				out := w.call(DefaultDeps(), in)
 				want := Out{Status: tools.Status{Status: "invalid_input", Error: tt.want}}

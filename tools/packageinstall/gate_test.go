@@ -47,9 +47,11 @@ func TestThroughGate(t *testing.T) {
 	if err != nil || p["status"] != "planned" || p["execution_started"] != false {
 		t.Fatalf("plan: %v %v", p, err)
 	}
-	out, err := call(map[string]any{"package_id": "Contoso.App", "execute": true,
-		"expected_executable": p["executable"], "expected_executable_identity_kind": p["executable_identity_kind"],
-		"expected_executable_identity_sha256": p["executable_identity_sha256"]})
+	// The plan says the identity once, in execute_arguments, which are passed back.
+	if _, has := p["executable"]; has {
+		t.Errorf("the plan restates the executable outside execute_arguments: %v", p)
+	}
+	out, err := call(p["execute_arguments"].(map[string]any))
 	if err != nil || out["status"] != "completed" || out["environment_cache_invalidated"] != true || out["returncode"] != float64(0) {
 		t.Fatalf("execute: %v %v", out, err)
 	}

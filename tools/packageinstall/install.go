@@ -252,24 +252,27 @@ func (d Deps) handle(ctx context.Context, env *tools.Env, in In) Out {
 
 	argv := ActionArgv(source, action, in.PackageID, in.Version)
 	p := &Plan{PackageID: in.PackageID, Source: source, Action: action, Version: in.Version,
-		SafetyClass: string(tools.ApprovalRequired), RequiresHostApproval: true, Verify: verifyFor(action)}
+		SafetyClass: string(tools.ApprovalRequired), Verify: verifyFor(action)}
 	path, resolved := d.Resolver(env.Lookup).Resolve(exe)
 	var current proc.Identity
 	if resolved {
 		argv[0] = path
-		p.Executable, p.ExecutableResolved = &path, true
+		p.Executable = &path
 		// Step 1: a resolved manager whose identity cannot be fingerprinted is unusable,
 		// even for a plan: the plan could not be echoed.
 		id, err := d.Fingerprint(path)
 		if err != nil || !id.Valid() {
-			p.Argv, p.Command = argv, plan.Command(argv)
+			p.Argv = argv
 			return Out{Status: tools.Status{Status: "unavailable", Error: "Package-manager executable identity could not be established"}, Plan: p}
 		}
 		current = id
 		kind, sha := string(id.Kind), id.SHA256
 		p.ExecutableIdentityKind, p.ExecutableIdentitySHA256 = &kind, &sha
 	}
-	p.Argv, p.Command = argv, plan.Command(argv)
+	p.Argv = argv
+	if !resolved {
+		p.ExecutableResolved = new(false)
+	}
 
 	// Step 2: planning never invalidates the cache or runs anything.
 	if !in.Execute {
@@ -280,6 +283,8 @@ func (d Deps) handle(ctx context.Context, env *tools.Env, in In) Out {
 			exec.Identity = tools.Identity{ExpectedExecutable: path, ExpectedExecutableIdentityKind: string(current.Kind),
 				ExpectedExecutableIdentitySHA: current.SHA256}
 			out.ExecuteArguments = &exec
+			// The identity is said once, where it is echoed from.
+			p.Executable, p.ExecutableIdentityKind, p.ExecutableIdentitySHA256 = nil, nil, nil
 		}
 		return out
 	}

@@ -82,10 +82,9 @@ func (w *world) call(d Deps, in In) Out {
 	return out
 }
 
-// echo turns a plan into the identity fields of the execute call.
-func echo(p *Plan) tools.Identity {
-	return tools.Identity{ExpectedExecutable: *p.Executable, ExpectedExecutableIdentityKind: *p.ExecutableIdentityKind,
-		ExpectedExecutableIdentitySHA: *p.ExecutableIdentitySHA256}
+// echo is the identity a plan's execute_arguments echo, where a plan says it.
+func echo(p Out) tools.Identity {
+	return p.ExecuteArguments.Identity
 }
 
 func TestPlan(t *testing.T) {
@@ -114,9 +113,9 @@ func TestPlan(t *testing.T) {
 			if src == "" {
 				src = "winget"
 			}
+			// The identity is in execute_arguments only (issue 24: said once).
 			want := Out{Status: tools.Status{Status: "planned"}, Plan: &Plan{PackageID: "Git.Git", Source: src, Action: "install", SafetyClass: "approval-required",
-				Executable: &exe, ExecutableIdentityKind: &kind, ExecutableIdentitySHA256: &sha, Argv: argv,
-				Command: strings.Join(argv, " "), RequiresHostApproval: true, ExecutableResolved: true, Verify: Verify},
+				Argv: argv, Verify: Verify},
 				ExecuteArguments: &In{PackageID: "Git.Git", Source: src, Action: "install", Execute: true, Identity: tools.Identity{
 					ExpectedExecutable: exe, ExpectedExecutableIdentityKind: kind, ExpectedExecutableIdentitySHA: sha}}}
 			if d := cmp.Diff(want, out); d != "" {
@@ -133,7 +132,7 @@ func TestPlanNotInstalled(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	out := w.call(DefaultDeps(), In{PackageID: "Git.Git"})
-	if out.Status.Status != "planned" || out.Executable != nil || out.ExecutableResolved || out.ExecutableIdentitySHA256 != nil ||
+	if out.Status.Status != "planned" || out.Executable != nil || out.ExecutableResolved == nil || *out.ExecutableResolved || out.ExecutableIdentitySHA256 != nil ||
 		out.Argv[0] != "winget" || out.ExecutionStarted || out.ExecuteArguments != nil {
 		t.Errorf("plan = %+v %+v", out.Status, out.Plan)
 	}
@@ -212,7 +211,7 @@ func TestExecuteCompleted(t *testing.T) {
 			if !rep.GenerationPresent || rep.Generation == oldToken || len(rep.Generation) != 32 || rep.SnapshotPresent {
 				t.Errorf("cache at installer start: %+v", rep)
 			}
-			if req.Timeout != 600*time.Second || req.Expected == nil || req.Expected.SHA256 != *p.ExecutableIdentitySHA256 || req.Dir != w.Bin {
+			if req.Timeout != 600*time.Second || req.Expected == nil || req.Expected.SHA256 != p.ExecuteArguments.ExpectedExecutableIdentitySHA || req.Dir != w.Bin {
 				t.Errorf("request timeout %s expected %+v dir %s", req.Timeout, req.Expected, req.Dir)
 			}
 			if out.Verify == "" || !strings.Contains(out.Verify, "env_inspect") || !strings.Contains(out.Verify, "force_refresh") || !strings.Contains(out.Verify, "tool_discover") {
@@ -227,7 +226,7 @@ func TestExecuteFailedStillInvalidates(t *testing.T) {
 	w := newWorld(t)
 	w.fake("winget", pmtest.Config{RequireInvalidated: true, Exit: 3})
 	p := w.call(DefaultDeps(), In{PackageID: "Contoso.App"})
-	out := w.call(DefaultDeps(), In{PackageID: "Contoso.App", Execute: true, Identity: echo(p.Plan)})
+	out := w.call(DefaultDeps(), In{PackageID: "Contoso.App", Execute: true, Identity: echo(p)})
 	if out.Status.Status != "failed" || !out.ExecutionStarted || out.ReturnCode == nil || *out.ReturnCode != 3 ||
 		out.EnvironmentCacheInvalidated == nil || !*out.EnvironmentCacheInvalidated || w.cacheIntact() {
 		t.Errorf("out = %+v receipt %+v", out.Status, out.Receipt)
@@ -257,7 +256,7 @@ func TestEchoRefusals(t *testing.T) {
 			w.fake("winget", pmtest.Config{})
 			other := w.fake("choco", pmtest.Config{})
 			p := w.call(DefaultDeps(), In{PackageID: "Contoso.App"})
-			e := echo(p.Plan)
+			e := echo(p)
 			tt.edit(&e, other)
 			out := w.call(DefaultDeps(), In{PackageID: "Contoso.App", Execute: true, Identity: e})
 			if out.Status.Status != tt.status || out.Error == "" || out.ExecutionStarted || out.EnvironmentCacheInvalidated != nil || out.Plan == nil {
@@ -278,7 +277,7 @@ func TestIdentityChangedBetweenPlanAndExecute(t *testing.T) {
 	if err := touch(exe); err != nil {
 		t.Fatal(err)
 	}
-	for _, in := range []In{{PackageID: "Contoso.App", Execute: true, Identity: echo(p.Plan)}, *p.ExecuteArguments} {
+	for _, in := range []In{{PackageID: "Contoso.App", Execute: true, Identity: echo(p)}, *p.ExecuteArguments} {
 		out := w.call(DefaultDeps(), in)
 		if out.Status.Status != "stale_plan" || out.ExecutionStarted || out.EnvironmentCacheInvalidated != nil || !strings.Contains(out.Error, "no longer matches") {
 			t.Errorf("out = %+v", out)
@@ -303,7 +302,7 @@ func TestIdentityChangedAtSpawn(t *testing.T) {
 		}
 		return proc.Run(ctx, r)
 	}
-	out := w.call(d, In{PackageID: "Contoso.App", Execute: true, Identity: echo(p.Plan)})
+	out := w.call(d, In{PackageID: "Contoso.App", Execute: true, Identity: echo(p)})
 	if out.Status.Status != "stale_plan" || out.ExecutionStarted || out.Receipt == nil || !out.IdentityMismatch ||
 		out.EnvironmentCacheInvalidated == nil || !*out.EnvironmentCacheInvalidated {
 		t.Errorf("out = %+v receipt %+v", out.Status, out.Receipt)
@@ -337,7 +336,7 @@ func TestInvalidationFailureRefusesToStart(t *testing.T) {
 			w.fake("winget", pmtest.Config{})
 			p := w.call(DefaultDeps(), In{PackageID: "Contoso.App"})
 			w.Env.DataDir = tt.data(w)
-			out := w.call(tt.d, In{PackageID: "Contoso.App", Execute: true, Identity: echo(p.Plan)})
+			out := w.call(tt.d, In{PackageID: "Contoso.App", Execute: true, Identity: echo(p)})
 			if out.Status.Status != "failed" || out.ExecutionStarted || out.EnvironmentCacheInvalidated == nil || *out.EnvironmentCacheInvalidated ||
 				!strings.Contains(out.Error, "cache") || !strings.Contains(out.Error, "installer was not started") || out.Receipt != nil {
 				t.Errorf("out = %+v", out)
@@ -357,7 +356,7 @@ func TestTimeoutKillsTree(t *testing.T) {
 	p := w.call(DefaultDeps(), In{PackageID: "Contoso.App"})
 	d := DefaultDeps()
 	d.Timeout = time.Second
-	out := w.call(d, In{PackageID: "Contoso.App", Execute: true, Identity: echo(p.Plan)})
+	out := w.call(d, In{PackageID: "Contoso.App", Execute: true, Identity: echo(p)})
 	if out.Status.Status != "failed" || !out.ExecutionStarted || !out.TimedOut || out.EnvironmentCacheInvalidated == nil || !*out.EnvironmentCacheInvalidated {
 		t.Fatalf("out = %+v receipt %+v", out.Status, out.Receipt)
 	}

@@ -55,21 +55,23 @@ type Out struct {
 }
 
 // Plan is the reviewed plan. An execute:true call must echo Executable,
-// ExecutableIdentityKind and ExecutableIdentitySHA256 as the expected_* inputs.
+// ExecutableIdentityKind and ExecutableIdentitySHA256 as the expected_* inputs; a plan
+// with execute_arguments carries them there only, so each is said once (issue 24;
+// docs/tools/package_install.md, "Output").
 type Plan struct {
 	PackageID                string   `json:"package_id"`
 	Source                   string   `json:"source"`
 	Action                   string   `json:"action"`
 	Version                  string   `json:"version,omitempty" jsonschema:"description=The exact version asked for; absent when the manager chooses (the latest)."`
 	SafetyClass              string   `json:"safety_class"`
-	Executable               *string  `json:"executable" jsonschema:"nullable,description=Absolute path of the package manager; null when it is not installed."`
-	ExecutableIdentityKind   *string  `json:"executable_identity_kind" jsonschema:"nullable"`
-	ExecutableIdentitySHA256 *string  `json:"executable_identity_sha256" jsonschema:"nullable"`
+	Executable               *string  `json:"executable,omitempty" jsonschema:"description=Absolute path of the package manager (in execute_arguments on a plan that has them)."`
+	ExecutableIdentityKind   *string  `json:"executable_identity_kind,omitempty"`
+	ExecutableIdentitySHA256 *string  `json:"executable_identity_sha256,omitempty"`
 	Argv                     []string `json:"argv" jsonschema:"description=The exact argv; argv[0] is the resolved path (the bare name when not installed)."`
-	Command                  string   `json:"command" jsonschema:"description=Display rendering of argv as a Windows command line; never run."`
-	RequiresHostApproval     bool     `json:"requires_host_approval"`
-	ExecutableResolved       bool     `json:"executable_resolved"`
-	Verify                   string   `json:"verify" jsonschema:"description=What to check after the installer exits: its exit status is not proof that the package works."`
+	// ExecutableResolved is present, false, only when the package manager is not
+	// installed; a resolved one is said by the executable.
+	ExecutableResolved *bool  `json:"executable_resolved,omitempty"`
+	Verify             string `json:"verify" jsonschema:"description=What to check after the installer exits: its exit status is not proof that the package works."`
 }
 
 // Statuses are the words of a package_install result's status.

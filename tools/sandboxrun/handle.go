@@ -96,9 +96,7 @@ func (d Deps) handle(ctx context.Context, env *tools.Env, in In) Out {
 		ExecutableIdentityKind:      string(id.Kind),
 		ExecutableIdentitySHA256:    id.SHA256,
 		Argv:                        av,
-		Command:                     plan.Command(av),
 		LaunchKind:                  "captured",
-		RequiresHostApproval:        class != tools.Forbidden,
 		ConfigMaterializedOnExecute: r.backend == envWindowsSandbox,
 	}
 	if r.backend == envWindowsSandbox {
@@ -118,6 +116,7 @@ func (d Deps) handle(ctx context.Context, env *tools.Env, in In) Out {
 		exec.Identity = tools.Identity{ExpectedExecutable: r.exe, ExpectedExecutableIdentityKind: string(id.Kind),
 			ExpectedExecutableIdentitySHA: id.SHA256}
 		out.ExecuteArguments = &exec
+		p.Executable, p.ExecutableIdentityKind, p.ExecutableIdentitySHA256 = "", "", "" // said in execute_arguments
 		return out
 	}
 	if class == tools.Forbidden {
@@ -184,7 +183,6 @@ func (d Deps) launchSandbox(env *tools.Env, ws, command string, sel *payload.Sel
 	}(b.Dir, l.Done)
 	p := *out.Plan
 	p.Argv = []string{out.Executable, launchedConfig}
-	p.Command = plan.Command(p.Argv)
 	p.PayloadPaths = slices.Clone(p.PayloadPaths)
 	out.Plan = &p
 	out.Status = tools.Status{Status: "launched", ExecutionStarted: true}

@@ -40,18 +40,19 @@ type Out struct {
 	ExecuteArguments *In `json:"execute_arguments,omitempty" jsonschema:"description=On a plan only: the exact arguments of the executing call (these arguments with execute:true and the reviewed identity echoed); pass them back unchanged to run what was reviewed."`
 }
 
-// Plan is the reviewed plan, merged into execute results too.
+// Plan is the reviewed plan, merged into execute results too. A plan with
+// execute_arguments carries the executable and its identity there only, and argv is
+// not rendered again as a command line, nor safety_class restated as a flag: each
+// thing is said once (issue 24; docs/tools/sandbox_run.md, "Output").
 type Plan struct {
 	ProjectDir                  string   `json:"project_dir"`
 	PayloadPaths                []string `json:"payload_paths"`
 	SafetyClass                 string   `json:"safety_class"`
-	Executable                  string   `json:"executable"`
-	ExecutableIdentityKind      string   `json:"executable_identity_kind"`
-	ExecutableIdentitySHA256    string   `json:"executable_identity_sha256"`
+	Executable                  string   `json:"executable,omitempty"`
+	ExecutableIdentityKind      string   `json:"executable_identity_kind,omitempty"`
+	ExecutableIdentitySHA256    string   `json:"executable_identity_sha256,omitempty"`
 	Argv                        []string `json:"argv"`
-	Command                     string   `json:"command"`
 	LaunchKind                  string   `json:"launch_kind" jsonschema:"enum=captured,enum=interactive"`
-	RequiresHostApproval        bool     `json:"requires_host_approval"`
 	ConfigMaterializedOnExecute bool     `json:"config_materialized_on_execute"`
 }
 

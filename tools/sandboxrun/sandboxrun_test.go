@@ -151,9 +151,9 @@ func (f *fixture) files(m map[string]string) {
 	}
 }
 
-// echo is the identity triple of a plan, as a caller echoes it.
+// echo is the identity triple of a plan, as its execute_arguments carry it.
 func echo(o Out) tools.Identity {
-	return tools.Identity{ExpectedExecutable: o.Executable, ExpectedExecutableIdentityKind: o.ExecutableIdentityKind, ExpectedExecutableIdentitySHA: o.ExecutableIdentitySHA256}
+	return o.ExecuteArguments.Identity
 }
 
 // TestWorkspaceBoundByPipeline: the workspace is the project argument, so the pipeline
@@ -286,7 +286,7 @@ func TestPlans(t *testing.T) {
 			if out.Status.Status != "planned" || out.Error != "" || out.ExecutionStarted {
 				t.Fatalf("status %s %q", out.Status.Status, out.Error)
 			}
-			id, err := proc.Fingerprint(out.Executable)
+			id, err := proc.Fingerprint(tc.argv(f)[0])
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -295,12 +295,15 @@ func TestPlans(t *testing.T) {
 			if payloads == nil {
 				payloads = []string{}
 			}
+			// The identity is said once, in execute_arguments.
 			want := &Plan{ProjectDir: f.ws, PayloadPaths: payloads, SafetyClass: "approval-required",
-				Executable: tc.argv(f)[0], ExecutableIdentityKind: string(id.Kind), ExecutableIdentitySHA256: id.SHA256,
-				Argv: tc.argv(f), LaunchKind: kind, RequiresHostApproval: true, ConfigMaterializedOnExecute: tc.backend == envWindowsSandbox}
-			want.Command = out.Command
+				Argv: tc.argv(f), LaunchKind: kind, ConfigMaterializedOnExecute: tc.backend == envWindowsSandbox}
 			if diff := cmp.Diff(want, out.Plan); diff != "" {
 				t.Fatalf("plan (-want +got):\n%s", diff)
+			}
+			wantID := tools.Identity{ExpectedExecutable: tc.argv(f)[0], ExpectedExecutableIdentityKind: string(id.Kind), ExpectedExecutableIdentitySHA: id.SHA256}
+			if out.ExecuteArguments == nil || out.ExecuteArguments.Identity != wantID {
+				t.Fatalf("execute_arguments %+v, want the identity %+v", out.ExecuteArguments, wantID)
 			}
 			if out.Environment != tc.backend || out.IsolationRequirement != tc.in.IsolationRequirement {
 				t.Fatalf("environment %s, requirement %s", out.Environment, out.IsolationRequirement)
@@ -328,9 +331,8 @@ func TestPlanJSON(t *testing.T) {
 	for k := range m {
 		keys = append(keys, k)
 	}
-	want := []string{"argv", "command", "config_materialized_on_execute", "environment", "executable", "executable_identity_kind",
-		"executable_identity_sha256", "execute_arguments", "execution_started", "isolation_requirement", "launch_kind", "payload_paths", "project_dir",
-		"requires_host_approval", "safety_class", "status"}
+	want := []string{"argv", "config_materialized_on_execute", "environment", "execute_arguments", "execution_started",
+		"isolation_requirement", "launch_kind", "payload_paths", "project_dir", "safety_class", "status"}
 	slices.Sort(keys)
 	if diff := cmp.Diff(want, keys); diff != "" {
 		t.Fatalf("plan keys (-want +got):\n%s", diff)
@@ -395,7 +397,7 @@ func TestExecuteArgumentsStale(t *testing.T) {
 	if plan.ExecuteArguments == nil {
 		t.Fatal("a plan without execute_arguments")
 	}
-	if err := os.WriteFile(plan.Executable, []byte("changed"), 0o755); err != nil {
+	if err := os.WriteFile(plan.ExecuteArguments.ExpectedExecutable, []byte("changed"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	out := f.call(*plan.ExecuteArguments)
@@ -446,7 +448,7 @@ func TestExecuteCaptured(t *testing.T) {
 			}
 			req.DirHandle = nil
 			wantReq := proc.Request{Argv: plan.Argv, Dir: f.ws, Timeout: 600 * time.Second,
-				Expected: &proc.Identity{Kind: proc.IdentityKind(plan.ExecutableIdentityKind), SHA256: plan.ExecutableIdentitySHA256}}
+				Expected: &proc.Identity{Kind: proc.IdentityKind(plan.ExecuteArguments.ExpectedExecutableIdentityKind), SHA256: plan.ExecuteArguments.ExpectedExecutableIdentitySHA}}
 			if diff := cmp.Diff(wantReq, req); diff != "" {
 				t.Fatalf("request (-want +got):\n%s", diff)
 			}
@@ -478,7 +480,7 @@ func TestExecuteSandbox(t *testing.T) {
 	if diff := cmp.Diff([]string{f.bins[sandboxExe], filepath.Join(out.CleanupPath, payload.ConfigFile)}, req.Argv); diff != "" {
 		t.Fatalf("launch argv (-want +got):\n%s", diff)
 	}
-	if req.Dir != f.ws || req.Expected == nil || req.Expected.SHA256 != plan.ExecutableIdentitySHA256 {
+	if req.Dir != f.ws || req.Expected == nil || req.Expected.SHA256 != plan.ExecuteArguments.ExpectedExecutableIdentitySHA {
 		t.Fatalf("launch request %+v", req)
 	}
 	for _, p := range []string{payload.MarkerFile, payload.ConfigFile, "share/run.cmd", "share/payload/app/tool.exe", "share/payload/in.txt"} {
@@ -589,19 +591,26 @@ func TestForbiddenCommand(t *testing.T) {
 			tool := New(f.Deps())
 			args := tools.Args{"command": c.command, "isolation_requirement": c.req}
 			plan, _ := mcptest.Call(t, tool, f.env, args)
-			want, wantApproval := "approval-required", true
+			want := "approval-required"
 			if c.forbidden {
-				want, wantApproval = "forbidden", false
+				want = "forbidden"
 			}
-			if plan["status"] != "planned" || plan["safety_class"] != want || plan["requires_host_approval"] != wantApproval {
+			if plan["status"] != "planned" || plan["safety_class"] != want {
 				t.Fatalf("plan %v, want planned %s", plan, want)
 			}
 			if _, offered := plan["execute_arguments"]; offered == c.forbidden {
 				t.Fatalf("plan offers execute_arguments: %v, want %v", offered, !c.forbidden)
 			}
-			exec := tools.Args{"execute": true, "expected_executable": plan["executable"],
-				"expected_executable_identity_kind":   plan["executable_identity_kind"],
-				"expected_executable_identity_sha256": plan["executable_identity_sha256"]}
+			// The identity is where the plan says it: in execute_arguments when it offers
+			// them, else (a forbidden plan, for review only) in the plan.
+			said := map[string]any(plan)
+			if ea, ok := plan["execute_arguments"].(map[string]any); ok {
+				said = map[string]any{"executable": ea["expected_executable"], "executable_identity_kind": ea["expected_executable_identity_kind"],
+					"executable_identity_sha256": ea["expected_executable_identity_sha256"]}
+			}
+			exec := tools.Args{"execute": true, "expected_executable": said["executable"],
+				"expected_executable_identity_kind":   said["executable_identity_kind"],
+				"expected_executable_identity_sha256": said["executable_identity_sha256"]}
 			for k, v := range args {
 				exec[k] = v
 			}
