@@ -11,6 +11,11 @@ import (
 	"github.com/windows-dev-agent/wda/tools"
 )
 
+// CodexEnvVars are the variables the Codex payload's server takes from Codex's
+// environment (env_vars): CODEX_HOME, so the server and the hooks share one data folder,
+// and the user catalog's variable, so they share one catalog (docs/hosts/codex.md).
+func CodexEnvVars() []string { return []string{"CODEX_HOME", config.CatalogVar} }
+
 // codexInterface is what Codex shows of the plugin. Icon paths must start with "./"
 // (Codex drops others silently); defaultPrompt takes at most 3 prompts of at most 128
 // characters (docs/hosts/codex.md).
@@ -147,7 +152,7 @@ func renderCodex(reg *tools.Registry, _ []skills.Skill, files map[string][]byte)
 		Args:                     []string{"mcp", "--host", "codex"},
 		Cwd:                      ".",
 		Env:                      map[string]string{"WINDOWS_DEV_AGENT_HOST": "codex"},
-		EnvVars:                  []string{"CODEX_HOME", config.CatalogVar},
+		EnvVars:                  CodexEnvVars(),
 		ToolTimeoutSec:           CodexToolTimeout,
 		DefaultToolsApprovalMode: "prompt",
 		Tools:                    tools,

@@ -16,9 +16,12 @@ import (
 func ExampleMount() {
 	project, _ := os.MkdirTemp("", "project")
 	defer os.RemoveAll(project)
+	chosen, err := tools.Default().Subset("env_inspect", "workflow_plan")
+	if err != nil {
+		panic(err)
+	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "mine", Version: "1"}, nil)
-	instructions := runtime.Mount(srv, tools.Default().Subset("env_inspect", "workflow_plan"),
-		runtime.Options{ProjectDir: project})
+	instructions := runtime.Mount(srv, chosen, runtime.Options{ProjectDir: project})
 
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()

@@ -67,17 +67,21 @@ func (r *Registry) Names() []string {
 	return names
 }
 
-// Subset returns a new registry holding only the named tools (unknown names panic).
-func (r *Registry) Subset(names ...string) *Registry {
+// Subset returns a new registry holding only the named tools. A name the registry does
+// not hold is an error an embedder can handle (a tool package not imported, a typo),
+// not a panic; a name given twice is the tool once.
+func (r *Registry) Subset(names ...string) (*Registry, error) {
 	s := New()
 	for _, n := range names {
 		t, ok := r.Lookup(n)
 		if !ok {
-			panic(fmt.Sprintf("runtime: Subset of unknown tool %s", n))
+			return nil, fmt.Errorf("tools: Subset: no tool named %q is registered (have %v; the ten register when a program imports _ \"github.com/windows-dev-agent/wda/tools/all\")", n, r.Names())
 		}
-		s.Register(t)
+		if _, dup := s.Lookup(n); !dup {
+			s.Register(t)
+		}
 	}
-	return s
+	return s, nil
 }
 
 var defaultRegistry = New()

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/windows-dev-agent/wda/gen"
 	"github.com/windows-dev-agent/wda/gen/release"
 	"github.com/windows-dev-agent/wda/host/codex"
 )
@@ -88,7 +89,7 @@ func (e *Env) codexGroup() Group {
 		{Name: "the installed plugin is codex/ of the release, byte for byte", Run: func(context.Context) error {
 			return sameTree(s.installed(), filepath.Join(e.release, release.CodexDir), true)
 		}},
-		{Name: "mcp list: ./bin/wda in the installed plugin, env_vars CODEX_HOME", Independent: true, Run: func(ctx context.Context) error {
+		{Name: "mcp list: ./bin/wda in the installed plugin, env_vars CODEX_HOME and WINDOWS_DEV_AGENT_CATALOG", Independent: true, Run: func(ctx context.Context) error {
 			r := s.codex(ctx, 2*time.Minute, nil, "mcp", "list", "--json")
 			if err := r.err(); err != nil {
 				return err
@@ -98,7 +99,7 @@ func (e *Env) codexGroup() Group {
 				return err
 			}
 			t := srv.Transport
-			if t.Command != "./bin/wda" || filepath.Clean(t.Cwd) != s.installed() || !slices.Equal(t.EnvVars, []string{"CODEX_HOME"}) ||
+			if t.Command != "./bin/wda" || filepath.Clean(t.Cwd) != s.installed() || !slices.Equal(t.EnvVars, gen.CodexEnvVars()) ||
 				strings.Join(t.Args, " ") != "mcp --host codex" {
 				return fmt.Errorf("server %+v", t)
 			}

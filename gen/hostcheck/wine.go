@@ -9,9 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	goruntime "runtime"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/windows-dev-agent/wda/gen"
 	"github.com/windows-dev-agent/wda/gen/release"
 	"github.com/windows-dev-agent/wda/internal/proc"
 )
@@ -278,8 +280,8 @@ func (e *Env) resolvesToWdaExe(ctx context.Context, srv *codexMCPServer, install
 	if err != nil {
 		return err
 	}
-	if t.Command != "./bin/wda" || cwd != installed || len(t.EnvVars) != 1 || t.EnvVars[0] != "CODEX_HOME" {
-		return fmt.Errorf("server %+v, want ./bin/wda in %s with env_vars [CODEX_HOME]", t, installed)
+	if t.Command != "./bin/wda" || cwd != installed || !slices.Equal(t.EnvVars, gen.CodexEnvVars()) {
+		return fmt.Errorf("server %+v, want ./bin/wda in %s with env_vars %v", t, installed, gen.CodexEnvVars())
 	}
 	plain := filepath.Join(cwd, "bin", "wda")
 	if f, err := pe.Open(plain); err == nil {
