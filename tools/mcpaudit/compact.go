@@ -22,7 +22,8 @@ func (o Out) MarshalJSON() ([]byte, error) {
 		ServerCount           int                   `json:"server_count"`
 		DuplicateNames        []string              `json:"duplicate_names,omitempty"`
 		Malformed             []mcpconfig.Malformed `json:"malformed,omitempty"`
-	}{o.Status, o.ProjectDir, o.HostInventoryIncluded, o.Configs, o.ServerCount, o.DuplicateNames, o.Malformed})
+		Findings              []mcpconfig.Finding   `json:"findings,omitempty"`
+	}{o.Status, o.ProjectDir, o.HostInventoryIncluded, o.Configs, o.ServerCount, o.DuplicateNames, o.Malformed, o.Findings})
 }
 
 // UnmarshalJSON reads a result as MarshalJSON wrote it, every list an array again.
@@ -51,6 +52,9 @@ func (o *Out) UnmarshalJSON(b []byte) error {
 	}
 	if r.Malformed == nil {
 		r.Malformed = []mcpconfig.Malformed{}
+	}
+	if r.Findings == nil {
+		r.Findings = []mcpconfig.Finding{}
 	}
 	o.Report = &r
 	return nil

@@ -1,6 +1,7 @@
 // Package mcpaudit is the mcp_audit tool (docs/tools/mcp_audit.md): a structural audit of MCP
 // server configurations, project scope by default, user-level configs with
-// include_host, and one more file with config_path.
+// include_host, and one more file with config_path, with the risks found in them
+// (findings), offline: no server is started and nothing is sent anywhere.
 //
 // It owns the tool definition, its classification and the composition of a report. It
 // must never return a command, URL, argument or env value (tools/internal/mcpconfig only
@@ -41,6 +42,9 @@ type Report struct {
 	ServerCount           int                   `json:"server_count"`
 	DuplicateNames        []string              `json:"duplicate_names"`
 	Malformed             []mcpconfig.Malformed `json:"malformed"`
+	// Findings are the risks found in the configs (docs/tools/mcp_audit.md, "Findings"):
+	// rule, severity, server, file and line, never a value.
+	Findings []mcpconfig.Finding `json:"findings"`
 }
 
 // New returns the mcp_audit tool. It has no dependencies of its own: it reads files
@@ -94,16 +98,16 @@ func handle(_ context.Context, env *tools.Env, in In) (Out, error) {
 	if strings.TrimSpace(in.ConfigPath) != "" {
 		sources = mcpconfig.AppendUnique(sources, mcpconfig.ExplicitSource(env, proj, lexical, in.ConfigPath))
 	}
-	configs := mcpconfig.ReadAll(sources)
+	configs, findings := mcpconfig.Audit(sources)
 	count, dups, malformed := mcpconfig.Totals(configs)
 	status := "ok"
-	if len(malformed) > 0 || len(dups) > 0 {
+	if len(malformed) > 0 || len(dups) > 0 || len(findings) > 0 {
 		status = "issues_found"
 	}
 	return Out{
 		Status: tools.Status{Status: status},
 		Report: &Report{ProjectDir: root, HostInventoryIncluded: in.IncludeHost, Configs: configs,
-			ServerCount: count, DuplicateNames: dups, Malformed: malformed},
+			ServerCount: count, DuplicateNames: dups, Malformed: malformed, Findings: findings},
 	}, nil
 }
 

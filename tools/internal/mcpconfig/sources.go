@@ -107,6 +107,13 @@ func AppendUnique(list []Source, s Source) []Source {
 // Read reads and summarises one source. ok is false when the file does not exist
 // (missing files are omitted from reports); any other failure is a Config with Error.
 func Read(s Source) (c Config, ok bool) {
+	p, ok := load(s)
+	return p.cfg, ok
+}
+
+// load reads one source and keeps what the findings pass needs besides the summary:
+// the decoded document and, for JSON, where its servers are.
+func load(s Source) (parsed, bool) {
 	var b []byte
 	var err error
 	if s.Project != nil {
@@ -115,32 +122,56 @@ func Read(s Source) (c Config, ok bool) {
 		b, err = guard.ReadHost(s.Path)
 	}
 	if errors.Is(err, fs.ErrNotExist) {
-		return Config{}, false
+		return parsed{}, false
 	}
 	if err != nil {
-		return Config{File: s.Path, Error: err.Error(), Servers: []Server{}}, true
+		return parsed{cfg: Config{File: s.Path, Error: err.Error(), Servers: []Server{}}}, true
 	}
 	if s.TOML {
 		doc, err := tomlread.Parse(b)
 		if err != nil {
-			return Config{File: s.Path, Error: "invalid TOML: " + err.Error(), Servers: []Server{}}, true
+			return parsed{cfg: Config{File: s.Path, Error: "invalid TOML: " + err.Error(), Servers: []Server{}}, read: true}, true
 		}
-		return Summarize(s.Path, doc, "mcp_servers"), true
+		return parsed{cfg: Summarize(s.Path, doc, "mcp_servers"), doc: doc, key: "mcp_servers", read: true}, true
 	}
 	doc, err := guard.DecodeObject(b)
 	if err != nil {
-		return Config{File: s.Path, Error: err.Error(), Servers: []Server{}}, true
+		return parsed{cfg: Config{File: s.Path, Error: err.Error(), Servers: []Server{}}, read: true}, true
 	}
-	return Summarize(s.Path, doc, "mcpServers"), true
+	return parsed{cfg: Summarize(s.Path, doc, "mcpServers"), doc: doc, key: "mcpServers",
+		lines: jsonLines(b, "mcpServers"), read: true}, true
 }
 
 // ReadAll reads every source in order, omitting missing files.
 func ReadAll(sources []Source) []Config {
-	out := []Config{}
+	configs, _ := audit(sources, nil)
+	return configs
+}
+
+// Audit reads every source in order like ReadAll and also returns the risk findings
+// (docs/tools/mcp_audit.md, "Findings"), in report order. Nothing is started, sent or
+// written; a finding names a rule, a server, a file and a line, never a value.
+func Audit(sources []Source) ([]Config, []Finding) {
+	return audit(sources, defaultPerms)
+}
+
+// audit reads sources; with perms it also runs the findings pass.
+func audit(sources []Source, perms permChecker) ([]Config, []Finding) {
+	configs := []Config{}
+	var all []parsed
 	for _, s := range sources {
-		if c, ok := Read(s); ok {
-			out = append(out, c)
+		p, ok := load(s)
+		if !ok {
+			continue
 		}
+		configs = append(configs, p.cfg)
+		if perms != nil && p.read {
+			p.writable, _ = perms.othersCanWrite(s.Path, s.Project != nil)
+		}
+		all = append(all, p)
 	}
-	return out
+	if perms == nil {
+		return configs, nil
+	}
+	return configs, findings(all)
 }

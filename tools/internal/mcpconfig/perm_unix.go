@@ -1,0 +1,22 @@
+//go:build !windows
+
+package mcpconfig
+
+import "os"
+
+// platformPerms reads the mode bits: group or other write permission. A project file
+// is looked at without following a link (the guarded read refused links already); a
+// host file through links, as it was read.
+type platformPerms struct{}
+
+func (platformPerms) othersCanWrite(path string, project bool) (writable, checked bool) {
+	stat := os.Stat
+	if project {
+		stat = os.Lstat
+	}
+	fi, err := stat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return false, false
+	}
+	return fi.Mode().Perm()&0o022 != 0, true
+}
