@@ -259,3 +259,50 @@ func must(b []byte, err error) []byte {
 	}
 	return b
 }
+
+// TestFindingsNewUser is the issue's new user (issue 26 §3): a .mcp.json with a
+// plaintext GITHUB_TOKEN, an unpinned npx -y and a filesystem server rooted at C:\ was
+// "ok" with no findings. It is now issues_found with one finding per risk, each naming
+// rule, severity, server, file and line, and the planted token appears nowhere in the
+// tool's answer.
+func TestFindingsNewUser(t *testing.T) {
+	t.Parallel()
+	const planted = "SECRET-7f3a9c-planted"
+	root := testkit.TempDir(t)
+	testkit.WriteFile(t, filepath.Join(root, ".mcp.json"), `{
+  "mcpServers": {
+    "github": {
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-github"],
+      "env": {"GITHUB_TOKEN": "ghp_`+planted+`"}
+    },
+    "filesystem": {
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-filesystem@2025.8.21", "C:\\"]
+    }
+  }
+}`)
+	got, raw := call(t, envFor(root, "claude", nil), map[string]any{})
+	if strings.Contains(raw, planted) || strings.Contains(raw, "ghp_") {
+		t.Fatalf("the planted token appears in the answer: %s", raw)
+	}
+	file := filepath.Join(root, ".mcp.json")
+	want := []any{
+		map[string]any{"rule": "broad_filesystem_root", "severity": "high", "server": "filesystem", "file": file, "line": 10.0,
+			"detail": "args[2] gives the filesystem server a drive root"},
+		map[string]any{"rule": "secret_literal", "severity": "high", "server": "github", "file": file, "line": 6.0,
+			"detail": "env GITHUB_TOKEN holds a literal that looks like a secret"},
+		map[string]any{"rule": "unpinned_launcher", "severity": "medium", "server": "github", "file": file, "line": 5.0,
+			"detail": "npx runs a package without a pinned version (no version, or latest or a range)"},
+	}
+	if diff := cmp.Diff(want, got["findings"]); diff != "" {
+		t.Errorf("findings (-want +got)\n%s", diff)
+	}
+	if got["status"] != "issues_found" {
+		t.Errorf("status = %v, want issues_found", got["status"])
+	}
+	var out Out
+	if err := json.Unmarshal([]byte(raw), &out); err != nil || len(out.Findings) != 3 {
+		t.Errorf("decoded %d findings (%v)", len(out.Findings), err)
+	}
+}

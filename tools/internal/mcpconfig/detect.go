@@ -29,7 +29,7 @@ var notSecretNameSuffixes = []string{"_FILE", "_PATH", "_DIR", "_URL", "_URI", "
 
 // placeholderWords mark a value someone is meant to replace.
 var placeholderWords = []string{"your", "replace", "placeholder", "example", "changeme", "change_me",
-	"xxxx", "****", "...", "redacted", "dummy", "insert", "todo", "<", ">"}
+	"xxxx", "****", "...", "redacted", "dummy", "insert", "todo"}
 
 // looksLikeToken: a known credential prefix (after an optional auth scheme) followed by
 // enough token characters.
@@ -78,19 +78,29 @@ func placeholder(v string) bool {
 		return true
 	}
 	l := strings.ToLower(t)
+	if reference(l) || strings.HasPrefix(l, "<") && strings.HasSuffix(l, ">") {
+		return true
+	}
+	for _, w := range placeholderWords {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// reference: v names a variable instead of holding a value (${VAR}, $VAR, $env:VAR,
+// %VAR%, {env:VAR}, {{ … }}).
+func reference(v string) bool {
+	l := strings.ToLower(strings.TrimSpace(v))
 	if strings.Contains(l, "${") || strings.Contains(l, "$env:") || strings.Contains(l, "{env:") || strings.Contains(l, "{{") {
 		return true
 	}
-	if l[0] == '$' && identifier(l[1:]) {
+	if l != "" && l[0] == '$' && identifier(l[1:]) {
 		return true
 	}
 	if i := strings.IndexByte(l, '%'); i >= 0 {
 		if j := strings.IndexByte(l[i+1:], '%'); j > 0 && identifier(l[i+1:i+1+j]) {
-			return true
-		}
-	}
-	for _, w := range placeholderWords {
-		if strings.Contains(l, w) {
 			return true
 		}
 	}
@@ -415,7 +425,7 @@ func packageSpec(rest []word, valueFlags, specFlags []string) (word, bool) {
 	l := strings.ToLower(strings.TrimSpace(unquote(spec.s)))
 	if l == "" || looksLikePath(l) || strings.HasPrefix(l, ".") || strings.Contains(l, "://") ||
 		strings.HasPrefix(l, "git+") || strings.HasPrefix(l, "file:") || strings.HasPrefix(l, "github:") ||
-		strings.Contains(l, `\`) || placeholder(l) || strings.HasSuffix(l, ".js") || strings.HasSuffix(l, ".tgz") ||
+		strings.Contains(l, `\`) || reference(l) || strings.HasSuffix(l, ".js") || strings.HasSuffix(l, ".tgz") ||
 		strings.HasSuffix(l, ".whl") || strings.HasSuffix(l, ".py") {
 		return word{}, false
 	}

@@ -178,12 +178,13 @@ func (a *serverAudit) server(m map[string]any) {
 	if len(words) == 0 {
 		return
 	}
-	a.words(words)
-	if shell, inner, ok := shellWrapper(words); ok {
+	shell, inner, wrapped := shellWrapper(words)
+	if wrapped {
 		a.add(RuleShellWrapper, SeverityMedium, "server starts through "+shell+", which parses its command line again", at(words[0])...)
-		if len(inner) > 0 {
-			a.words(inner)
-		}
+	}
+	a.words(words)
+	if len(inner) > 0 {
+		a.words(inner)
 	}
 	if filesystemServer(a.name, words) {
 		a.roots(words)
@@ -230,7 +231,7 @@ func (a *serverAudit) url(mention, raw string, loc []string) {
 			}
 		}
 	}
-	if strings.EqualFold(u.Scheme, "http") && !loopback(u.Hostname()) && !placeholder(u.Hostname()) {
+	if strings.EqualFold(u.Scheme, "http") && u.Hostname() != "" && !loopback(u.Hostname()) && !reference(u.Host) {
 		a.add(RulePlainHTTP, SeverityMedium, mention+" uses plain http:// to a host that is not loopback", loc...)
 	}
 }
