@@ -12,6 +12,14 @@
 // Parse errors carry a line and column, never a byte of the file
 // (docs/safety/project-reads.md).
 //
+// For mcp_audit, Audit also runs a findings pass over the parsed configs (findings.go,
+// detect.go; rules in docs/tools/mcp_audit.md, "Findings"): secret literals, unpinned
+// launchers, broad filesystem roots, plain http, TLS checks off, shell wrappers,
+// shadowed servers and, on Unix, files others can write. It works on the files alone:
+// it must never start or contact a server, and a finding carries a rule, severity,
+// server, file, line and fixed wording that may name a key, never a value. JSON line
+// numbers come from a token walk that keeps positions only (lines.go).
+//
 // Decisions the contract leaves open: servers are listed sorted by name (JSON objects
 // have no reliable order once decoded); an absent "args" counts as 0 arguments, a
 // present non-list as null; presence means a non-empty value (not absent, null, false,
