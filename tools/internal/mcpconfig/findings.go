@@ -92,17 +92,19 @@ type serverAudit struct {
 	file, name string
 	lines      *lineIndex
 	out        []Finding
+	seen       map[Finding]bool
 }
 
 func (a *serverAudit) add(rule, severity, detail string, at ...string) {
 	f := Finding{Rule: rule, Severity: severity, Server: a.name, File: a.file, Detail: detail,
 		Line: a.lines.line(append([]string{a.name}, at...)...)}
-	for _, o := range a.out {
-		if o == f {
-			return
-		}
+	if a.seen == nil {
+		a.seen = map[Finding]bool{}
 	}
-	a.out = append(a.out, f)
+	if !a.seen[f] {
+		a.seen[f] = true
+		a.out = append(a.out, f)
+	}
 }
 
 // word is one word of a server's command line and where it came from: arg is its index

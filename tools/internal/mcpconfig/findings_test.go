@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -254,5 +255,30 @@ func TestReadAllUnchanged(t *testing.T) {
 	}
 	if diff := cmp.Diff(configs, ReadAll([]Source{{Path: p}}), cmp.AllowUnexported(Server{})); diff != "" {
 		t.Errorf("ReadAll differs from Audit's summaries (-audit +readall)\n%s", diff)
+	}
+}
+
+// BenchmarkAuditLarge audits a config near the 2 MiB read limit made of many small
+// servers: the line index and the findings pass stay linear in the file's size.
+func BenchmarkAuditLarge(b *testing.B) {
+	dir := b.TempDir()
+	p := filepath.Join(dir, "big.json")
+	var sb strings.Builder
+	sb.WriteString(`{"mcpServers":{`)
+	for i := 0; sb.Len() < 1<<20; i++ {
+		if i > 0 {
+			sb.WriteString(",\n")
+		}
+		sb.WriteString(`"s` + strconv.Itoa(i) + `":{"command":"npx","args":["-y","pkg","--token","abcdefgh1234"],"env":{"API_KEY":"abcdefgh1234"}}`)
+	}
+	sb.WriteString("}}")
+	if err := os.WriteFile(p, []byte(sb.String()), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, fs := Audit([]Source{{Path: p}}); len(fs) == 0 {
+			b.Fatal("no findings")
+		}
 	}
 }

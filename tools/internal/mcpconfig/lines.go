@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
-
-	"github.com/windows-dev-agent/wda/internal/guard"
 )
 
 // lineIndex locates the parts of a JSON config's servers for findings: the 1-based line
@@ -48,7 +46,7 @@ func jsonLines(b []byte, key string) *lineIndex {
 	x := &lineIndex{lines: map[string]int{}, repeated: map[string]bool{}}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
-	w := lineWalker{dec: dec, b: b, x: x}
+	w := lineWalker{dec: dec, b: b, x: x, pos: &linePos{line: 1}}
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		return x
 	}
@@ -76,14 +74,23 @@ type lineWalker struct {
 	dec *json.Decoder
 	b   []byte
 	x   *lineIndex
+	pos *linePos
 }
+
+// linePos is how far lines have been counted: tokens come in file order, so counting
+// on from the last one keeps the walk linear in the file's size (counting from the
+// start for every key would be quadratic on a 2 MiB file of small entries).
+type linePos struct{ off, line int }
 
 // here is the line of the token just read (a key, a scalar or an opening bracket: none
 // spans lines).
 func (w lineWalker) here() int {
-	off := int(w.dec.InputOffset()) - 1
-	line, _ := guard.Position(w.b, off)
-	return line
+	off := max(0, min(int(w.dec.InputOffset())-1, len(w.b)))
+	if off > w.pos.off {
+		w.pos.line += bytes.Count(w.b[w.pos.off:off], []byte{'\n'})
+		w.pos.off = off
+	}
+	return w.pos.line
 }
 
 // servers walks the servers object, noting server keys written twice.

@@ -107,13 +107,14 @@ func AppendUnique(list []Source, s Source) []Source {
 // Read reads and summarises one source. ok is false when the file does not exist
 // (missing files are omitted from reports); any other failure is a Config with Error.
 func Read(s Source) (c Config, ok bool) {
-	p, ok := load(s)
+	p, ok := load(s, false)
 	return p.cfg, ok
 }
 
 // load reads one source and keeps what the findings pass needs besides the summary:
-// the decoded document and, for JSON, where its servers are.
-func load(s Source) (parsed, bool) {
+// the decoded document and, with index (a findings pass follows), for JSON where its
+// servers are.
+func load(s Source, index bool) (parsed, bool) {
 	var b []byte
 	var err error
 	if s.Project != nil {
@@ -138,8 +139,11 @@ func load(s Source) (parsed, bool) {
 	if err != nil {
 		return parsed{cfg: Config{File: s.Path, Error: err.Error(), Servers: []Server{}}, read: true}, true
 	}
-	return parsed{cfg: Summarize(s.Path, doc, "mcpServers"), doc: doc, key: "mcpServers",
-		lines: jsonLines(b, "mcpServers"), read: true}, true
+	p := parsed{cfg: Summarize(s.Path, doc, "mcpServers"), doc: doc, key: "mcpServers", read: true}
+	if index {
+		p.lines = jsonLines(b, "mcpServers")
+	}
+	return p, true
 }
 
 // ReadAll reads every source in order, omitting missing files.
@@ -160,7 +164,7 @@ func audit(sources []Source, perms permChecker) ([]Config, []Finding) {
 	configs := []Config{}
 	var all []parsed
 	for _, s := range sources {
-		p, ok := load(s)
+		p, ok := load(s, perms != nil)
 		if !ok {
 			continue
 		}
