@@ -3,7 +3,9 @@ package mcpaudit
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -304,5 +306,32 @@ func TestFindingsNewUser(t *testing.T) {
 	var out Out
 	if err := json.Unmarshal([]byte(raw), &out); err != nil || len(out.Findings) != 3 {
 		t.Errorf("decoded %d findings (%v)", len(out.Findings), err)
+	}
+}
+
+// TestFindingsWritableProjectConfig: a project .mcp.json other users may write is a
+// finding of the file (no server, no line); Windows ACLs are not checked yet.
+func TestFindingsWritableProjectConfig(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS == "windows" {
+		t.Skip("mode bits say nothing on Windows; the ACL check is not implemented")
+	}
+	root := testkit.TempDir(t)
+	file := filepath.Join(root, ".mcp.json")
+	testkit.WriteFile(t, file, `{"mcpServers":{"a":{"command":"srv@1.0.0"}}}`)
+	if err := os.Chmod(file, 0o664); err != nil {
+		t.Fatal(err)
+	}
+	got, raw := call(t, envFor(root, "claude", nil), map[string]any{})
+	want := []any{map[string]any{"rule": "writable_by_others", "severity": "high", "file": file,
+		"detail": "config file can be changed by users other than its owner (group or others may write it)"}}
+	if diff := cmp.Diff(want, got["findings"]); diff != "" || got["status"] != "issues_found" {
+		t.Errorf("findings (-want +got)\n%s\n%s", diff, raw)
+	}
+	if err := os.Chmod(file, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, raw := call(t, envFor(root, "claude", nil), map[string]any{}); got["findings"] != nil || got["status"] != "ok" {
+		t.Errorf("a file only its owner writes: %s", raw)
 	}
 }

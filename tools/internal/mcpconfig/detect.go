@@ -505,12 +505,14 @@ func broadRoot(arg string) (severity, what string, ok bool) {
 		return "", "", false
 	}
 	l = strings.TrimPrefix(l, "//?/")
+	if strings.Trim(l, "/") == "" {
+		// "/", or "\" on Windows: the root of the current drive.
+		return SeverityHigh, "a file system root", true
+	}
 	for strings.HasSuffix(l, "/") {
 		l = strings.TrimSuffix(l, "/")
 	}
 	switch {
-	case l == "" && strings.HasPrefix(strings.TrimSpace(arg), "/") || l == "/":
-		return SeverityHigh, "a file system root", true
 	case len(l) == 2 && l[1] == ':' && l[0] >= 'a' && l[0] <= 'z':
 		return SeverityHigh, "a drive root", true
 	}

@@ -283,5 +283,6 @@ func loopback(host string) bool {
 		return true
 	}
 	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
+	// The unspecified address (0.0.0.0, ::) is dialled as the machine itself.
+	return ip != nil && (ip.IsLoopback() || ip.IsUnspecified())
 }

@@ -96,8 +96,12 @@ func TestFindingsPerRule(t *testing.T) {
 		{"filesystem drive root", `{"mcpServers":{"filesystem":{"command":"npx","args":["-y","@modelcontextprotocol/server-filesystem@2025.1.0",
   "C:\\"],"env":{"X":"$S"}}}}`,
 			[]Finding{fnd(RuleBroadRoot, SeverityHigh, "filesystem", 2, "args[2] gives the filesystem server a drive root")}},
-		{"filesystem unix root", `{"mcpServers":{"fs":{"command":"mcp-server-filesystem","args":["/","$S"]}}}`,
-			[]Finding{fnd(RuleBroadRoot, SeverityHigh, "fs", 1, "args[0] gives the filesystem server a file system root")}},
+		{"filesystem unix root", `{"mcpServers":{"fs":{"command":"mcp-server-filesystem","args":["/","\\","D:/","$S"]}}}`,
+			[]Finding{
+				fnd(RuleBroadRoot, SeverityHigh, "fs", 1, "args[0] gives the filesystem server a file system root"),
+				fnd(RuleBroadRoot, SeverityHigh, "fs", 1, "args[1] gives the filesystem server a file system root"),
+				fnd(RuleBroadRoot, SeverityHigh, "fs", 1, "args[2] gives the filesystem server a drive root"),
+			}},
 		{"filesystem home", `{"mcpServers":{"fs":{"command":"mcp-server-filesystem","args":["%USERPROFILE%","~","/home/ann","C:/Users/ann/","$S"]}}}`,
 			[]Finding{
 				fnd(RuleBroadRoot, SeverityMedium, "fs", 1, "args[0] gives the filesystem server a whole home folder"),
@@ -169,7 +173,7 @@ func TestFindingsNegatives(t *testing.T) {
 		{"pinned uvx and pipx and dnx", `{"mcpServers":{"u":{"command":"uvx","args":["mcp-server-fetch==2025.4.7"]},"v":{"command":"uvx","args":["--from","pkg@1.0","tool"]},
 			"p":{"command":"pipx","args":["run","pkg==1.0"]},"d":{"command":"dnx","args":["Acme.Mcp@1.0.0","--yes"]},"e":{"command":"dnx","args":["Acme.Mcp","--version","1.0.0"]}}}`},
 		{"local packages", `{"mcpServers":{"l":{"command":"npx","args":["./server.js"]},"k":{"command":"uvx","args":["--from","git+https://example.test/x","tool"]}}}`},
-		{"loopback http", `{"mcpServers":{"a":{"url":"http://localhost:3000/mcp"},"b":{"url":"http://127.0.0.1:8080"},"c":{"url":"http://[::1]:9/"},"d":{"url":"https://mcp.example.test"}}}`},
+		{"loopback http", `{"mcpServers":{"a":{"url":"http://localhost:3000/mcp"},"b":{"url":"http://127.0.0.1:8080"},"c":{"url":"http://[::1]:9/"},"z":{"url":"http://0.0.0.0:3000"},"y":{"url":"http://${MCP_HOST}/mcp"},"d":{"url":"https://mcp.example.test"}}}`},
 		{"project-relative roots", `{"mcpServers":{"filesystem":{"command":"npx","args":["-y","@modelcontextprotocol/server-filesystem@2025.1.0",".","./src","docs","${workspaceFolder}","/home/ann/projects/app","C:\\src\\app"]}}}`},
 		{"no shell", `{"mcpServers":{"s":{"command":"node","args":["server.js","-c","config.json"]},"p":{"command":"pwsh","args":["-File","server.ps1"]},"b":{"command":"bash","args":["run.sh"]}}}`},
 		{"secret-like names with harmless values", `{"mcpServers":{"s":{"command":"srv","args":["--token-file","/tmp/t","--verbose"],"env":{"USE_TOKEN":"true","TOKEN_URL":"https://auth.example.test"}}}}`},
