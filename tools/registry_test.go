@@ -13,7 +13,9 @@ import (
 func named(name string) tools.Tool {
 	return tools.Define(tools.Def[struct{}, tools.Status]{Name: name, Description: "d", Classes: tools.Classification{Base: tools.ReadOnly},
 		Starts: tools.NeverCond, Statuses: []string{"ok"},
-		Handle: func(context.Context, *tools.Env, struct{}) (tools.Status, error) { return tools.Status{Status: "ok"}, nil }})
+		Handle: func(context.Context, *tools.Env, struct{}) (tools.Status, error) {
+			return tools.Status{Status: "ok"}, nil
+		}})
 }
 
 // TestSubset (issue 25 §3): a subset holds the named tools; a name the registry lacks is
