@@ -23,7 +23,7 @@ func (p *pipeline) auditFacts(rec *CallRecord) {
 	if rec.ProtocolError || rec.Result == nil {
 		return
 	}
-	if id, _ := rec.args["capability"].(string); id != "" && p.opts.InCatalog != nil && p.opts.InCatalog(id) {
+	if id, _ := rec.args["capability"].(string); id != "" && p.knownCapability(id, rec) {
 		rec.Capability = id
 	}
 	if id, _ := rec.args["package_id"].(string); id != "" {
@@ -142,4 +142,20 @@ func stalePlan(msg string) string {
 		return "expected_definition_sha256"
 	}
 	return ""
+}
+
+// knownCapability reports whether a call's capability id is one the log may name: an
+// entry of the catalog in force, or a project task the project declares (issue 23: its
+// tasks appear wherever capabilities do). capability_run's result carries task_file
+// exactly when it read the task from the project's files, so an id with one is a
+// declared task's, not text the caller made up (docs/audit.md, "Subject and refusal").
+// Only a project task's id costs a decode of the (small) result.
+func (p *pipeline) knownCapability(id string, rec *CallRecord) bool {
+	if !tools.IsProjectTaskID(id) {
+		return p.opts.InCatalog != nil && p.opts.InCatalog(id)
+	}
+	var out struct {
+		TaskFile string `json:"task_file"`
+	}
+	return json.Unmarshal(rec.Result, &out) == nil && out.TaskFile != ""
 }

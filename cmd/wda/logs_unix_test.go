@@ -37,7 +37,15 @@ func TestLogsSayWhichAndWhy(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.env["WINDOWS_DEV_AGENT_CATALOG"] = cat
+	// A project task is named like a catalog entry when the project declares it
+	// (issue 23); an undeclared one is the caller's text.
+	if err := os.WriteFile(filepath.Join(f.project, "package.json"), []byte(`{"scripts": {"lint": "eslint ."}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f.tool(t, "npm", "#!/bin/sh\nexit 0\n")
 	steps := [][]string{
+		{"call", "capability_run", `{"capability":"npm:lint","execute":true}`},
+		{"call", "capability_run", `{"capability":"npm:no-such-secret-y","execute":true}`},
 		{"run", "test-go", "--cwd", "/", "--yes"},
 		{"call", "capability_run", `{"capability":"test-go","execute":true}`},
 		{"run", "no-such-secret-x", "--yes"},
@@ -56,6 +64,8 @@ func TestLogsSayWhichAndWhy(t *testing.T) {
 	r = f.run(t, noTTY, nil, "logs", "--filter", "failures", "--last", "50")
 	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
 	want := []string{
+		"capability_run  tools/call  outcome=not_executed status=invalid_input class=approval-required capability=npm:lint refused=expected_definition_sha256:required",
+		"capability_run  tools/call  outcome=not_executed status=unknown_capability class=approval-required",
 		"capability_run  tools/call  outcome=not_executed status=invalid_input class=approval-required capability=test-go refused=cwd:outside_project",
 		"capability_run  tools/call  outcome=not_executed status=invalid_input class=reversible capability=test-go refused=expected_executable:required",
 		"capability_run  tools/call  outcome=not_executed status=unknown_capability class=read-only",
