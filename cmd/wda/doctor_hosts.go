@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/windows-dev-agent/wda"
+	"github.com/windows-dev-agent/wda/host/copilot"
 	"github.com/windows-dev-agent/wda/internal/config"
 	"github.com/windows-dev-agent/wda/internal/platform/home"
 )
@@ -82,23 +83,12 @@ func copilotRecorded(file string) []string {
 	if err != nil {
 		return nil
 	}
-	var lines []string
-	for _, l := range strings.Split(string(raw), "\n") {
-		if !strings.HasPrefix(strings.TrimSpace(l), "//") {
-			lines = append(lines, l)
-		}
-	}
-	var cfg struct {
-		InstalledPlugins []struct {
-			Name      string `json:"name"`
-			CachePath string `json:"cache_path"`
-		} `json:"installedPlugins"`
-	}
-	if json.Unmarshal([]byte(strings.Join(lines, "\n")), &cfg) != nil {
+	plugins, err := copilot.InstalledPlugins(raw)
+	if err != nil {
 		return nil
 	}
 	var out []string
-	for _, p := range cfg.InstalledPlugins {
+	for _, p := range plugins {
 		if p.Name == wda.ServerName && filepath.IsAbs(p.CachePath) {
 			out = append(out, p.CachePath)
 		}

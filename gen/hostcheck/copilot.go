@@ -12,6 +12,7 @@ import (
 	"github.com/windows-dev-agent/wda"
 	"github.com/windows-dev-agent/wda/gen/release"
 	"github.com/windows-dev-agent/wda/host/claude"
+	"github.com/windows-dev-agent/wda/host/copilot"
 	"github.com/windows-dev-agent/wda/host/hook"
 	"github.com/windows-dev-agent/wda/tools"
 )
@@ -154,23 +155,11 @@ func (s *copilotSession) installed() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	// The file starts with // comment lines.
-	var lines []string
-	for _, l := range strings.Split(string(raw), "\n") {
-		if !strings.HasPrefix(strings.TrimSpace(l), "//") {
-			lines = append(lines, l)
-		}
-	}
-	var cfg struct {
-		InstalledPlugins []struct {
-			Name      string `json:"name"`
-			CachePath string `json:"cache_path"`
-		} `json:"installedPlugins"`
-	}
-	if err := json.Unmarshal([]byte(strings.Join(lines, "\n")), &cfg); err != nil {
+	plugins, err := copilot.InstalledPlugins(raw)
+	if err != nil {
 		return "", fmt.Errorf("~/.copilot/config.json: %v", err)
 	}
-	for _, p := range cfg.InstalledPlugins {
+	for _, p := range plugins {
 		if p.Name == pluginName && p.CachePath != "" {
 			return p.CachePath, nil
 		}
