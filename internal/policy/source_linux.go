@@ -1,0 +1,3 @@
+package policy
+
+func systemSources() Sources { return Sources{File: "/etc/windows-dev-agent/policy.json"} }

@@ -1,0 +1,5 @@
+//go:build !windows && !linux && !darwin
+
+package policy
+
+func systemSources() Sources { return Sources{} }
