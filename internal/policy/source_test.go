@@ -23,7 +23,9 @@ var (
 	user    = Key{"HKCU", RegistryPath}
 )
 
-func docKey(doc string) KeyValues { return KeyValues{Values: []Value{{Name: "Policy", Type: String, String: doc}}} }
+func docKey(doc string) KeyValues {
+	return KeyValues{Values: []Value{{Name: "Policy", Type: String, String: doc}}}
+}
 
 // TestLoadPrecedence: the first source that exists is the policy, wholesale; the
 // user's key counts only when neither machine source exists.
