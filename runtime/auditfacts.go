@@ -41,7 +41,9 @@ func (p *pipeline) auditFacts(rec *CallRecord) {
 	case tools.StatusStalePlan:
 		rec.RefusalField, rec.RefusalRule = stalePlan(rec.errorText), audit.RuleChanged
 	case tools.StatusBlocked:
-		rec.RefusalRule = string(rec.Class)
+		if rec.RefusalRule == "" { // else the managed policy's rule (pipeline.call)
+			rec.RefusalRule = string(rec.Class)
+		}
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/windows-dev-agent/wda/host"
+	"github.com/windows-dev-agent/wda/internal/policy"
 	"github.com/windows-dev-agent/wda/tools"
 )
 
@@ -35,6 +36,9 @@ type Options struct {
 	// record names a call's capability only when it is (docs/audit.md, "Subject and
 	// refusal"). nil: no capability is ever named.
 	InCatalog func(id string) bool
+	// Policy is the managed policy in force (docs/policy.md); nil means the machine's,
+	// read once per process (policy.Current). There is no way to serve without it.
+	Policy *policy.State
 }
 
 func (o Options) filled() Options {
@@ -52,6 +56,9 @@ func (o Options) filled() Options {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.Policy == nil {
+		o.Policy = policy.Current()
 	}
 	return o
 }

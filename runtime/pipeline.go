@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/windows-dev-agent/wda/host"
+	"github.com/windows-dev-agent/wda/internal/policy"
 	"github.com/windows-dev-agent/wda/schema"
 	"github.com/windows-dev-agent/wda/tools"
 )
@@ -76,6 +77,11 @@ func (p *pipeline) call(ctx context.Context, req *mcp.CallToolRequest, raw json.
 	// 5. Block what is forbidden.
 	if rec.Class == tools.Forbidden {
 		return p.refuse(rec, tools.StatusBlocked, fmt.Sprintf("%s: this call is classified forbidden and was not run", t.Name()))
+	}
+	// …and what the managed policy refuses (docs/policy.md, "Rules").
+	if b := p.opts.Policy.Check(policy.Call{Tool: t.Name(), Args: args, Class: rec.Class}); b != nil {
+		rec.RefusalRule = policy.AuditRule(b.Rule)
+		return p.refuse(rec, tools.StatusBlocked, b.Message)
 	}
 	// 6. Call.
 	out, err := t.Call(ctx, &env, args)

@@ -15,7 +15,7 @@ func NewServer(reg *tools.Registry, opts Options) *mcp.Server {
 	opts = opts.filled()
 	s := mcp.NewServer(&mcp.Implementation{Name: wda.ServerName, Title: "Windows Dev Agent", Version: wda.Version},
 		&mcp.ServerOptions{
-			Instructions: opts.Host.Instructions(),
+			Instructions: instructions(opts),
 			Logger:       opts.Logger,
 			// The tool list never changes while serving: no listChanged promise.
 			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: false}},
@@ -25,15 +25,30 @@ func NewServer(reg *tools.Registry, opts Options) *mcp.Server {
 }
 
 // Mount adds the tools of reg to s, each behind its own pipeline. Tools of s that are
-// not in reg are not touched. It returns the host's initialize instructions, for an
+// not in reg are not touched. It returns the initialize instructions (the host's, and the
+// managed policy's line when one is in force), for an
 // embedder to merge into its own server's (NewServer sets them itself).
-func Mount(s *mcp.Server, reg *tools.Registry, opts Options) (instructions string) {
+func Mount(s *mcp.Server, reg *tools.Registry, opts Options) string {
 	opts = opts.filled()
 	for _, t := range reg.Tools() {
 		r := schema.Of(t)
 		s.AddTool(wireTool(t, r, opts.Host), (&pipeline{tool: t, schemas: r, opts: opts}).handle)
 	}
-	return opts.Host.Instructions()
+	return instructions(opts)
+}
+
+// instructions are the host's initialize instructions and, when a managed policy is
+// in force, one line saying so, where from and its hash (docs/policy.md, "What is
+// shown"); nothing more when there is none.
+func instructions(opts Options) string {
+	text := opts.Host.Instructions()
+	if line := opts.Policy.Summary(); line != "" {
+		if text != "" {
+			text += "\n"
+		}
+		text += line
+	}
+	return text
 }
 
 // MCPTool is the wire description of t as host h advertises it (nil: generic).

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/windows-dev-agent/wda/internal/policy"
 	"github.com/windows-dev-agent/wda/tools"
 )
 
@@ -112,6 +113,9 @@ func refusalRule(s string) string {
 		return s
 	}
 	if _, ok := tools.ParseClass(s); ok {
+		return s
+	}
+	if policy.IsAuditRule(s) {
 		return s
 	}
 	return ""

@@ -3,6 +3,7 @@ package policy
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"time"
 
 	"github.com/windows-dev-agent/wda/tools"
@@ -68,4 +69,16 @@ func (s *State) InForce() bool { return s != nil && s.Source != "" }
 func hash(b []byte) string {
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:])
+}
+
+// Summary is the one line the server's instructions and wda doctor give about the
+// policy in force (docs/policy.md, "What is shown"); empty when there is none.
+func (s *State) Summary() string {
+	switch {
+	case !s.InForce():
+		return ""
+	case s.Err != nil:
+		return fmt.Sprintf("A managed policy is in force (source %s, sha256 %s) but cannot be used, so calls that would execute are refused: %v", s.Source, s.SHA256, s.Err)
+	}
+	return fmt.Sprintf("A managed policy is in force (source %s, sha256 %s): calls it refuses answer blocked.", s.Source, s.SHA256)
 }
