@@ -7,6 +7,7 @@ import (
 
 	"github.com/windows-dev-agent/wda/host/classify"
 	"github.com/windows-dev-agent/wda/internal/audit"
+	"github.com/windows-dev-agent/wda/internal/policy"
 	"github.com/windows-dev-agent/wda/tools"
 )
 
@@ -17,6 +18,9 @@ const (
 	claudeLargeReason = "Windows Dev Agent did not classify this call: its hook event is larger than %d bytes, the limit of what the hook reads, so it counts as approval-required: confirm that it should run."
 	parseDenyReason   = "Windows Dev Agent could not read the hook event (%v); denying because the call cannot be classified."
 	panicDenyReason   = "Windows Dev Agent hit an internal error while classifying this call; denying because it cannot be classified."
+	// policyContext is the additional context of a deny by the managed policy; the
+	// reason is the policy's own message (docs/policy.md, "Rules").
+	policyContext = "windows-dev-agent managed_policy=denied"
 )
 
 // claudePreToolUse is the tightening-only Claude gate (docs/hooks.md, "Claude Code").
@@ -29,14 +33,22 @@ func claudePreToolUse(c *call, stdin io.Reader) any {
 		return preToolUse(audit.DecisionDeny, fmt.Sprintf(parseDenyReason, err), "")
 	}
 	tool := ev.str("tool_name")
-	class, why := c.decide(tool, ev.toolInput(), ev["cwd"])
+	input := ev.toolInput()
+	class, why := c.decide(tool, input, ev["cwd"])
 	var out any
 	decision := audit.DecisionHostDefault
-	switch class {
-	case tools.Forbidden:
+	var b *policy.Block
+	if class != tools.Forbidden {
+		b = c.policyBlock(tool, input, class)
+	}
+	switch {
+	case b != nil:
+		decision = audit.DecisionDeny
+		out = preToolUse(decision, b.Message, policyContext)
+	case class == tools.Forbidden:
 		decision = audit.DecisionDeny
 		out = preToolUse(decision, fmt.Sprintf(claudeDenyReason, why), "windows-dev-agent safety_class="+string(class))
-	case tools.ApprovalRequired, tools.Checkpoint:
+	case class == tools.ApprovalRequired || class == tools.Checkpoint:
 		decision = audit.DecisionAsk
 		out = preToolUse(decision, fmt.Sprintf(claudeAskReason, class, why), "windows-dev-agent safety_class="+string(class))
 	}
@@ -58,6 +70,7 @@ func (c *call) permissionRecord(ev event, name string, class tools.Class, decisi
 		SessionID:          ev.str("session_id"),
 		ToolName:           ev.str("tool_name"),
 		ToolUseID:          ev.str("tool_use_id"),
+		RefusalRule:        c.refusalRule,
 	}
 	if c.host == "codex" {
 		r.Host = "codex"

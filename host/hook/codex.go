@@ -42,6 +42,9 @@ func codexPreToolUse(c *call, stdin io.Reader) any {
 	if class == tools.Forbidden {
 		decision = audit.DecisionDeny
 		out = preToolUse(decision, fmt.Sprintf(codexForbiddenReason, why), codexForbiddenContext)
+	} else if b := c.policyBlock(tool, input, class); b != nil {
+		decision = audit.DecisionDeny
+		out = preToolUse(decision, b.Message, policyContext)
 	} else if sp, ok := c.specs.Find(tool); ok {
 		if sp.ProjectArg == "" {
 			c.handOverScope(ev) // nothing to contain: the record tells the server the hooks run
@@ -93,6 +96,9 @@ func codexPermissionRequest(c *call, stdin io.Reader) any {
 	if class == tools.Forbidden {
 		decision = audit.DecisionDeny
 		out = permissionRequest("deny", codexForbiddenMessage)
+	} else if b := c.policyBlock(tool, input, class); b != nil {
+		decision = audit.DecisionDeny
+		out = permissionRequest("deny", b.Message)
 	} else if class == tools.ReadOnly && provenPlan(c.specs, tool, input, ev["cwd"]) {
 		decision = audit.DecisionAllow
 		out = permissionRequest("allow", "")

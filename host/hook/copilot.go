@@ -11,6 +11,7 @@ import (
 	"github.com/windows-dev-agent/wda/host/classify"
 	"github.com/windows-dev-agent/wda/host/hostenv"
 	"github.com/windows-dev-agent/wda/internal/audit"
+	"github.com/windows-dev-agent/wda/internal/policy"
 	"github.com/windows-dev-agent/wda/tools"
 )
 
@@ -77,12 +78,19 @@ func copilotPreToolUse(c *call, stdin io.Reader) any {
 		class, why = c.decide(name, input, ev["cwd"])
 	}
 	scopeErr := c.copilotScopeError(ev, name, input)
+	var b *policy.Block
+	if class != tools.Forbidden {
+		b = c.policyBlock(name, input, class)
+	}
 	var out any
 	decision := audit.DecisionHostDefault
 	switch {
 	case class == tools.Forbidden:
 		decision = audit.DecisionDeny
 		out = copilotOutput{decision, fmt.Sprintf(copilotForbiddenReason, why)}
+	case b != nil:
+		decision = audit.DecisionDeny
+		out = copilotOutput{decision, b.Message}
 	case scopeErr != nil:
 		decision = audit.DecisionDeny
 		out = copilotOutput{decision, fmt.Sprintf(copilotScopeReason, scopeErr)}
@@ -203,5 +211,6 @@ func (c *call) copilotRecord(ev event, class tools.Class, decision string) {
 		SessionID:          ev.str("sessionId"),
 		ToolName:           ev.str("toolName"),
 		Host:               "copilot",
+		RefusalRule:        c.refusalRule,
 	})
 }

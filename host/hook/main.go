@@ -8,6 +8,7 @@ import (
 
 	"github.com/windows-dev-agent/wda/host/classify"
 	"github.com/windows-dev-agent/wda/internal/config"
+	"github.com/windows-dev-agent/wda/internal/policy"
 	"github.com/windows-dev-agent/wda/tools"
 )
 
@@ -26,6 +27,12 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(
 
 // Run is Main with explicit tool declarations (for tests and embedders).
 func Run(specs classify.Specs, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	return runWithPolicy(specs, systemPolicy, args, stdin, stdout, stderr, getenv)
+}
+
+// runWithPolicy is Run with the managed policy's loader (docs/policy.md), called only when a
+// call of this server's tools is decided.
+func runWithPolicy(specs classify.Specs, loadPolicy func() policy.State, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
@@ -41,7 +48,7 @@ func Run(specs classify.Specs, args []string, stdin io.Reader, stdout, stderr io
 	}
 	h := handlers[cl.host+" "+cl.event]
 	c := &call{specs: specs, stderr: stderr, getenv: getenv, sessionFlag: cl.sessionID,
-		dataDir: cfg.DataDir, host: cl.host, catalogPath: cfg.CatalogPath}
+		dataDir: cfg.DataDir, host: cl.host, catalogPath: cfg.CatalogPath, loadPolicy: loadPolicy}
 	out := c.safely(h, stdin)
 	if out != nil {
 		if err := writeJSON(stdout, out); err != nil {
@@ -79,6 +86,9 @@ type call struct {
 	host        string
 	sessionFlag string
 	found       found // the user catalog's capability, once read
+	loadPolicy  func() policy.State
+	policy      *policy.State // the managed policy, once read (policy.go)
+	refusalRule string        // the policy's audit word when it denied the call
 }
 
 // safely runs h and turns a panic into a warning and h's fail-closed answer.
