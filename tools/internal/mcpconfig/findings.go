@@ -67,7 +67,7 @@ func findings(configs []parsed) []Finding {
 	for _, p := range configs {
 		if p.writable {
 			out = append(out, Finding{Rule: RuleWritableByOthers, Severity: SeverityHigh, File: p.cfg.File,
-				Detail: "config file can be changed by users other than its owner (group or others may write it)"})
+				Detail: "config file can be changed by users other than its owner" + writableHow})
 		}
 		servers, _ := p.doc[p.key].(map[string]any)
 		for _, s := range p.cfg.Servers {

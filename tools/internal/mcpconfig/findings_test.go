@@ -215,11 +215,11 @@ func TestFindingsShadowedAcrossFiles(t *testing.T) {
 
 // TestFindingsWritableByOthers: on Unix a config file with group or other write
 // permission is a finding of its own, through the platform's checker; a private file
-// is not. Windows ACLs are not checked yet (docs/tools/mcp_audit.md).
+// is not. Windows reads ACLs instead (TestPlatformPermsWindows).
 func TestFindingsWritableByOthers(t *testing.T) {
 	t.Parallel()
 	if runtime.GOOS == "windows" {
-		t.Skip("mode bits say nothing on Windows; the ACL check is not implemented")
+		t.Skip("this test sets Unix mode bits, which say nothing on Windows; TestPlatformPermsWindows sets ACLs")
 	}
 	dir := testkit.TempDir(t)
 	open, private := filepath.Join(dir, "open.json"), filepath.Join(dir, "private.json")
@@ -235,7 +235,7 @@ func TestFindingsWritableByOthers(t *testing.T) {
 	_, got := audit([]Source{{Path: open}, {Path: private}}, defaultPerms)
 	want := []Finding{
 		{Rule: RuleWritableByOthers, Severity: SeverityHigh, File: open,
-			Detail: "config file can be changed by users other than its owner (group or others may write it)"},
+			Detail: "config file can be changed by users other than its owner" + writableHow},
 		{Rule: RuleShadowedServer, Severity: SeverityMedium, Server: "s", File: open,
 			Line: 1, Detail: "server name is also configured in " + private + "; which one a host runs depends on its scope order"},
 		{Rule: RuleShadowedServer, Severity: SeverityMedium, Server: "s", File: private,

@@ -20,3 +20,6 @@ func (platformPerms) othersCanWrite(path string, project bool) (writable, checke
 	}
 	return fi.Mode().Perm()&0o022 != 0, true
 }
+
+// writableHow ends the writable_by_others detail: what on this system lets others write.
+const writableHow = " (group or others may write it)"
