@@ -22,6 +22,7 @@ import (
 	"github.com/windows-dev-agent/wda/internal/config"
 	"github.com/windows-dev-agent/wda/internal/platform/contain"
 	"github.com/windows-dev-agent/wda/internal/platform/home"
+	"github.com/windows-dev-agent/wda/internal/policy"
 	"github.com/windows-dev-agent/wda/internal/proc"
 	"github.com/windows-dev-agent/wda/tools/all"
 )
@@ -115,7 +116,9 @@ type install struct {
 }
 
 type doctorReport struct {
-	Version  string    `json:"wda_version"`
+	Version string `json:"wda_version"`
+	// Policy is the managed policy in force (docs/policy.md, "What is shown").
+	Policy   check     `json:"policy"`
 	Installs []install `json:"installs"`
 	Notes    []check   `json:"notes,omitempty"`
 	Problems int       `json:"problems"`
@@ -130,6 +133,8 @@ type doctorEnv struct {
 	getenv func(string) string
 	run    func(ctx context.Context, argv []string) proc.Receipt
 	goos   string
+	// policy is the managed policy in force (nil: the machine's, policy.Current).
+	policy func() *policy.State
 }
 
 func (c *cli) runDoctor(args []string) int {
@@ -162,6 +167,7 @@ func (c *cli) runDoctor(args []string) int {
 
 func writeDoctor(v *view, rep doctorReport) {
 	v.printf("wda %s\n", rep.Version)
+	writeCheck(v, rep.Policy)
 	for _, in := range rep.Installs {
 		v.printf("\n%s: %s %s\n  %s\n", hostLabel(in.Host), in.ID, in.Version, in.Path)
 		for _, ch := range in.Checks {
@@ -205,7 +211,10 @@ func hostLabel(h string) string {
 }
 
 func (de doctorEnv) diagnose(ctx context.Context, only string) doctorReport {
-	rep := doctorReport{Version: wda.Version, Installs: []install{}}
+	rep := doctorReport{Version: wda.Version, Installs: []install{}, Policy: de.policyCheck()}
+	if rep.Policy.State == checkFail {
+		rep.Problems++
+	}
 	rendered, _ := gen.Render(all.New(all.Config{}))
 	find := map[string]func(context.Context, map[string][]byte) ([]install, []check){
 		"claude": de.claudeInstalls, "codex": de.codexInstalls, "copilot": de.copilotInstalls, "gemini": de.geminiInstalls}
@@ -230,6 +239,25 @@ func (de doctorEnv) diagnose(ctx context.Context, only string) doctorReport {
 		}
 	}
 	return rep
+}
+
+// policyCheck says whether a managed policy is in force, where from and its hash, or
+// why it cannot be used (which refuses every call that would execute).
+func (de doctorEnv) policyCheck() check {
+	load := de.policy
+	if load == nil {
+		load = policy.Current
+	}
+	st := load()
+	switch {
+	case !st.InForce():
+		return check{Name: "policy", State: checkOK, Detail: "no managed policy"}
+	case st.Err != nil:
+		return check{Name: "policy", State: checkFail,
+			Detail: fmt.Sprintf("the managed policy (sha256 %s) cannot be used, so calls that would execute are refused: %v", st.SHA256, st.Err),
+			Fix:    "the policy's administrator corrects it (docs/policy.md describes the schema)"}
+	}
+	return check{Name: "policy", State: checkInfo, Detail: fmt.Sprintf("a managed policy is in force: %s (sha256 %s)", st.Source, st.SHA256)}
 }
 
 // claudeDir is Claude Code's configuration directory.

@@ -15,6 +15,7 @@ import (
 	"github.com/windows-dev-agent/wda"
 	"github.com/windows-dev-agent/wda/gen"
 	"github.com/windows-dev-agent/wda/gen/release"
+	"github.com/windows-dev-agent/wda/internal/policy"
 	"github.com/windows-dev-agent/wda/internal/proc"
 	"github.com/windows-dev-agent/wda/tools/all"
 )
@@ -106,7 +107,7 @@ func (h *hostLayout) env() doctorEnv {
 			return proc.Receipt{Error: "Process could not be started: exec format error"}
 		}
 		return proc.Receipt{Succeeded: true, ExecutionStarted: true, Stdout: wda.ServerName + " " + h.binVersion + "\n"}
-	}}
+	}, policy: func() *policy.State { return &policy.State{} }} // no managed policy, whatever the machine has
 }
 
 // treeState lists every file of dir with its size and modification time.

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/windows-dev-agent/wda/internal/policy"
 	"github.com/windows-dev-agent/wda/tools"
 	"github.com/windows-dev-agent/wda/tools/internal/discovery"
 )
@@ -29,8 +30,19 @@ type In struct {
 type Out struct {
 	tools.Status
 	Snapshot *discovery.Snapshot `json:"snapshot,omitempty"`
+	// Policy is present only when a managed policy is in force (docs/policy.md, "What
+	// is shown"), so a machine without one pays no byte for it.
+	Policy *Policy `json:"policy,omitempty"`
 	// full: the snapshot is encoded whole, else as its summary (summary.go).
 	full bool
+}
+
+// Policy says where the managed policy in force was read, the SHA-256 of what was
+// read, and why it cannot be used when it does not parse.
+type Policy struct {
+	Source string `json:"source"`
+	SHA256 string `json:"sha256,omitempty"`
+	Error  string `json:"error,omitempty"`
 }
 
 // Statuses are the words of Out's status.
@@ -42,10 +54,14 @@ type Deps struct {
 	Discover func(ctx context.Context, opts discovery.Options, force bool) discovery.Result
 	// Now is the clock of the hard-failure fallback.
 	Now func() time.Time
+	// Policy is the managed policy in force (nil: none).
+	Policy func() *policy.State
 }
 
 // DefaultDeps are the real discovery and clock.
-func DefaultDeps() Deps { return Deps{Discover: discovery.Discover, Now: time.Now} }
+func DefaultDeps() Deps {
+	return Deps{Discover: discovery.Discover, Now: time.Now, Policy: policy.Current}
+}
 
 // New returns the env_inspect tool running with d.
 func New(d Deps) tools.Tool {
@@ -73,6 +89,7 @@ func (d Deps) handle(ctx context.Context, env *tools.Env, in In) (out Out, _ err
 			out = fromResult(discovery.Result{Snapshot: discovery.Fallback(d.Now(), fmt.Sprintf("Unexpected discovery failure: %v", r))})
 		}
 		out.full = in.Detail == "full"
+		out.Policy = d.policy()
 	}()
 	res := d.Discover(ctx, discovery.Options{DataDir: env.DataDir, Getenv: env.Lookup}, in.ForceRefresh)
 	return fromResult(res), nil
@@ -81,4 +98,20 @@ func (d Deps) handle(ctx context.Context, env *tools.Env, in In) (out Out, _ err
 func fromResult(r discovery.Result) Out {
 	s := r.Snapshot
 	return Out{Status: tools.Status{Status: r.Status(), ExecutionStarted: r.ExecutionStarted}, Snapshot: &s}
+}
+
+// policy is the result's policy member, nil when no policy is in force.
+func (d Deps) policy() *Policy {
+	if d.Policy == nil {
+		return nil
+	}
+	st := d.Policy()
+	if !st.InForce() {
+		return nil
+	}
+	p := &Policy{Source: st.Source, SHA256: st.SHA256}
+	if st.Err != nil {
+		p.Error = st.Err.Error()
+	}
+	return p
 }
