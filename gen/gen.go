@@ -23,8 +23,8 @@ const (
 )
 
 // Roots are every payload root under dist/ that Render owns (the others are in
-// agentplugin.go, mcpb.go, registry.go and gemini.go).
-var Roots = []string{ClaudeRoot, CodexRoot, AgentPluginRoot, MCPBRoot, RegistryRoot, GeminiRoot}
+// agentplugin.go, mcpb.go, registry.go, gemini.go and policy.go).
+var Roots = []string{ClaudeRoot, CodexRoot, AgentPluginRoot, MCPBRoot, RegistryRoot, GeminiRoot, PolicyRoot}
 
 // Project metadata shared by both manifests.
 const (
@@ -63,7 +63,7 @@ func Render(reg *tools.Registry) (map[string][]byte, error) {
 		files[path.Join(CodexRoot, "skills", s.Name, "SKILL.md")] = s.Body
 	}
 	for _, step := range []func(*tools.Registry, []skills.Skill, map[string][]byte) error{renderClaude, renderCodex, renderDocs,
-		renderAgentPlugin, renderMCPB, renderRegistry, renderGemini} {
+		renderAgentPlugin, renderMCPB, renderRegistry, renderGemini, renderPolicy} {
 		if err := step(reg, all, files); err != nil {
 			return nil, err
 		}

@@ -93,6 +93,8 @@ const (
 	// MCP Registry's server.json filled with their hashes.
 	MCPBDir     = gen.MCPBRoot
 	RegistryDir = gen.RegistryRoot
+	// PolicyDir holds the Group Policy templates (docs/policy.md, "Group Policy").
+	PolicyDir = gen.PolicyRoot
 	// Branch is the distribution repository's one branch, and the branch it is
 	// published to.
 	Branch = "dist"
@@ -415,7 +417,8 @@ func sourcePayload(checkout, dir string) ([]file, error) {
 
 // payloadFiles are the distribution's files other than the binaries and the bundles:
 // the generated plugin folders of the source commit (dist/claude, dist/codex,
-// dist/agent-plugin, dist/gemini) with their dispatch scripts, the three marketplaces,
+// dist/agent-plugin, dist/gemini) with their dispatch scripts, the Group Policy
+// templates (dist/policy), the three marketplaces,
 // RELEASE.json, a README and the license.
 func payloadFiles(checkout string, m Manifest) ([]file, error) {
 	var files []file
@@ -430,6 +433,13 @@ func payloadFiles(checkout string, m Manifest) ([]file, error) {
 		for _, b := range f.binaries {
 			files = append(files, file{path: path.Join(f.dir, "bin", b), exec: true, data: dispatchScript(b)})
 		}
+	}
+	templates, err := sourcePayload(checkout, PolicyDir)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range templates {
+		files = append(files, file{path: path.Join(PolicyDir, s.path), data: s.data})
 	}
 	license, err := os.ReadFile(filepath.Join(checkout, "LICENSE"))
 	if err != nil {
@@ -634,7 +644,9 @@ It is a marketplace for Claude Code (`+"`.claude-plugin/marketplace.json`"+`), C
 Copilot CLI, VS Code, Cursor) and `+"`%[9]s/`"+` (a Gemini CLI extension) are the plugin
 folders, each with `+"`wda`"+` (the MCP server) and, where the host runs hooks,
 `+"`wda-hook`"+`, for %[6]s. %[10]s are the MCP Bundles (Claude Desktop, Windows) and
-`+"`%[11]s/server.json`"+` the MCP Registry entry naming them.
+`+"`%[11]s/server.json`"+` the MCP Registry entry naming them. `+"`%[12]s/`"+` holds the
+Group Policy templates of the managed policy (`+"`WindowsDevAgent.admx`"+` and
+`+"`en-US/WindowsDevAgent.adml`"+`, for PolicyDefinitions).
 
 From a clone of this commit:
 
@@ -649,5 +661,5 @@ From a clone of this commit:
 
     gemini extensions install ./DIR/%[9]s
 `, m.Version, strings.TrimSuffix(m.Repository, ".git"), m.SourceCommit, ClaudeDir, CodexDir,
-		strings.Join(m.Targets, ", "), m.Name, AgentPluginDir, GeminiDir, strings.Join(bundles, " and "), RegistryDir)
+		strings.Join(m.Targets, ", "), m.Name, AgentPluginDir, GeminiDir, strings.Join(bundles, " and "), RegistryDir, PolicyDir)
 }
