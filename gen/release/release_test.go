@@ -63,6 +63,8 @@ func newSource(t *testing.T) *source {
 		"dist/registry/server.json":              registryTemplate,
 		"dist/claude/README.md":                  "claude\n",
 		"dist/codex/hooks/codex-hooks.json":      "{}\n",
+		"dist/policy/WindowsDevAgent.admx":       "<policyDefinitions/>\n",
+		"dist/policy/en-US/WindowsDevAgent.adml": "<policyDefinitionResources/>\n",
 		"LICENSE":                                "license\n",
 	} {
 		s.write(name, content)
@@ -183,6 +185,7 @@ func TestBuildIsReproducible(t *testing.T) {
 		"codex/bin/linux-amd64/wda (x)", "codex/bin/linux-amd64/wda-hook (x)", "codex/bin/wda (x)", "codex/bin/wda-hook (x)",
 		"codex/hooks/codex-hooks.json",
 		"gemini/bin/linux-amd64/wda (x)", "gemini/bin/wda (x)", "gemini/gemini-extension.json",
+		"policy/WindowsDevAgent.admx", "policy/en-US/WindowsDevAgent.adml",
 	}
 	if runtimeKeepsExecBits() {
 		if d := cmp.Diff(want, got); d != "" {
