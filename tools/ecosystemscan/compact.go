@@ -3,6 +3,7 @@ package ecosystemscan
 import (
 	"encoding/json"
 
+	"github.com/windows-dev-agent/wda/tools/internal/hiddentext"
 	"github.com/windows-dev-agent/wda/tools/internal/mcpconfig"
 )
 
@@ -25,11 +26,16 @@ func (inv Inventory) MarshalJSON() ([]byte, error) {
 		Packages              *Packages     `json:"packages,omitempty"`
 		Warnings              []string      `json:"warnings,omitempty"`
 		OverlapHints          []string      `json:"overlap_hints,omitempty"`
+		Findings              any           `json:"findings,omitempty"`
+		FindingsOmitted       int           `json:"findings_omitted,omitempty"`
 		CodexPlugins          *CodexPlugins `json:"codex_plugins,omitempty"`
 	}
 	w := wire{ProjectRoot: inv.ProjectRoot, HostInventoryIncluded: inv.HostInventoryIncluded,
 		AgentConfigs: inv.AgentConfigs, ClaudePlugins: inv.ClaudePlugins, Warnings: inv.Warnings,
-		OverlapHints: inv.OverlapHints, CodexPlugins: inv.CodexPlugins}
+		OverlapHints: inv.OverlapHints, FindingsOmitted: inv.FindingsOmitted, CodexPlugins: inv.CodexPlugins}
+	if len(inv.Findings) > 0 {
+		w.Findings = inv.Findings
+	}
 	if len(inv.VSCode.Recommended) > 0 || len(inv.VSCode.Installed) > 0 {
 		w.VSCode = &vscode{inv.VSCode.Recommended, inv.VSCode.Installed}
 	}
@@ -58,6 +64,9 @@ func (inv *Inventory) UnmarshalJSON(b []byte) error {
 	}
 	if p.MCP == nil {
 		p.MCP = []mcpconfig.Config{}
+	}
+	if p.Findings == nil {
+		p.Findings = []hiddentext.Finding{}
 	}
 	*inv = Inventory(p)
 	return nil

@@ -1,7 +1,9 @@
 // Package ecosystemscan is the ecosystem_scan tool (docs/tools/ecosystem_scan.md): an inventory of the
 // project's AI/editor ecosystem (VS Code recommendations, MCP configs, agent config
 // markers) and, with include_host, installed VS Code extensions, Claude plugins, Codex
-// plugin folders and user-level MCP configs; with include_packages, winget list.
+// plugin folders and user-level MCP configs; with include_packages, winget list. It
+// also reports hidden text (tools/internal/hiddentext) in skill, agent, command and
+// instructions files, never the hidden text itself.
 //
 // It owns the tool definition, its classification and the inventory. A project-only
 // scan must never resolve an executable or start a process (a test fails if the
@@ -23,6 +25,7 @@ import (
 	"context"
 
 	"github.com/windows-dev-agent/wda/tools"
+	"github.com/windows-dev-agent/wda/tools/internal/hiddentext"
 	"github.com/windows-dev-agent/wda/tools/internal/mcpconfig"
 )
 
@@ -51,6 +54,11 @@ type Inventory struct {
 	Packages              Packages           `json:"packages" jsonschema:"required"`
 	Warnings              []string           `json:"warnings" jsonschema:"required"`
 	OverlapHints          []string           `json:"overlap_hints" jsonschema:"required"`
+	// Findings are hidden text in agent files (docs/tools/ecosystem_scan.md, "Hidden
+	// text"): at most mcpconfig.MaxFindings, the most severe first; FindingsOmitted
+	// counts the rest.
+	Findings        []hiddentext.Finding `json:"findings"`
+	FindingsOmitted int                  `json:"findings_omitted,omitempty"`
 	// CodexPlugins is present only on Codex hosts when host inventory was requested.
 	CodexPlugins *CodexPlugins `json:"codex_plugins,omitempty"`
 }

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/windows-dev-agent/wda/internal/guard"
 	"github.com/windows-dev-agent/wda/tools"
+	"github.com/windows-dev-agent/wda/tools/internal/hiddentext"
 	"github.com/windows-dev-agent/wda/tools/internal/mcpconfig"
 )
 
@@ -36,6 +38,7 @@ func scan(ctx context.Context, env *tools.Env, in In, d Deps) (Out, error) {
 		VSCode: VSCode{Recommended: []string{}, Installed: []string{}},
 		MCP:    []mcpconfig.Config{}, AgentConfigs: []string{}, ClaudePlugins: []string{},
 		Packages: Packages{Items: []string{}}, Warnings: []string{}, OverlapHints: []string{},
+		Findings: []hiddentext.Finding{},
 	}
 	s := &scanner{ctx: ctx, env: env, deps: d, inv: inv}
 	s.recommendations(proj)
@@ -47,7 +50,10 @@ func scan(ctx context.Context, env *tools.Env, in In, d Deps) (Out, error) {
 	}
 	inv.MCP = mcpconfig.ReadAll(sources)
 	s.markers(proj)
+	hidden := &hiddenCheck{s: s, seen: map[string]bool{}}
+	hidden.project(proj)
 	if in.IncludeHost {
+		hidden.host(env)
 		s.vscodeExtensions()
 		s.claudePlugins()
 		if env.Host == "codex" {
@@ -59,6 +65,11 @@ func scan(ctx context.Context, env *tools.Env, in In, d Deps) (Out, error) {
 			s.packages()
 		}
 	}
+	if hidden.stopped {
+		s.warn("Hidden-text check stopped after %d files", MaxAgentFiles)
+	}
+	inv.Findings, inv.FindingsOmitted = mcpconfig.Cap(inv.Findings, mcpconfig.MaxFindings,
+		func(f hiddentext.Finding) string { return f.Severity })
 	for _, id := range inv.VSCode.Installed {
 		if overlaps(id) {
 			inv.OverlapHints = append(inv.OverlapHints, id)
@@ -79,8 +90,12 @@ type scanner struct {
 	started bool
 }
 
+// warn adds a warning once: the marker check and the hidden-text walk can meet the
+// same link.
 func (s *scanner) warn(format string, a ...any) {
-	s.inv.Warnings = append(s.inv.Warnings, fmt.Sprintf(format, a...))
+	if w := fmt.Sprintf(format, a...); !slices.Contains(s.inv.Warnings, w) {
+		s.inv.Warnings = append(s.inv.Warnings, w)
+	}
 }
 
 // recommendations reads .vscode/extensions.json through the project guard.

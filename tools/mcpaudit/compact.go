@@ -23,7 +23,8 @@ func (o Out) MarshalJSON() ([]byte, error) {
 		DuplicateNames        []string              `json:"duplicate_names,omitempty"`
 		Malformed             []mcpconfig.Malformed `json:"malformed,omitempty"`
 		Findings              []mcpconfig.Finding   `json:"findings,omitempty"`
-	}{o.Status, o.ProjectDir, o.HostInventoryIncluded, o.Configs, o.ServerCount, o.DuplicateNames, o.Malformed, o.Findings})
+		FindingsOmitted       int                   `json:"findings_omitted,omitempty"`
+	}{o.Status, o.ProjectDir, o.HostInventoryIncluded, o.Configs, o.ServerCount, o.DuplicateNames, o.Malformed, o.Findings, o.FindingsOmitted})
 }
 
 // UnmarshalJSON reads a result as MarshalJSON wrote it, every list an array again.

@@ -45,6 +45,9 @@ type Report struct {
 	// Findings are the risks found in the configs (docs/tools/mcp_audit.md, "Findings"):
 	// rule, severity, server, file and line, never a value.
 	Findings []mcpconfig.Finding `json:"findings"`
+	// FindingsOmitted counts the findings left out over mcpconfig.MaxFindings (the most
+	// severe are kept).
+	FindingsOmitted int `json:"findings_omitted,omitempty"`
 }
 
 // New returns the mcp_audit tool. It has no dependencies of its own: it reads files
@@ -99,6 +102,7 @@ func handle(_ context.Context, env *tools.Env, in In) (Out, error) {
 		sources = mcpconfig.AppendUnique(sources, mcpconfig.ExplicitSource(env, proj, lexical, in.ConfigPath))
 	}
 	configs, findings := mcpconfig.Audit(sources)
+	findings, omitted := mcpconfig.Cap(findings, mcpconfig.MaxFindings, func(f mcpconfig.Finding) string { return f.Severity })
 	count, dups, malformed := mcpconfig.Totals(configs)
 	status := "ok"
 	if len(malformed) > 0 || len(dups) > 0 || len(findings) > 0 {
@@ -107,7 +111,7 @@ func handle(_ context.Context, env *tools.Env, in In) (Out, error) {
 	return Out{
 		Status: tools.Status{Status: status},
 		Report: &Report{ProjectDir: root, HostInventoryIncluded: in.IncludeHost, Configs: configs,
-			ServerCount: count, DuplicateNames: dups, Malformed: malformed, Findings: findings},
+			ServerCount: count, DuplicateNames: dups, Malformed: malformed, Findings: findings, FindingsOmitted: omitted},
 	}, nil
 }
 

@@ -3,6 +3,7 @@ package mcpaudit
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -14,6 +15,7 @@ import (
 	"github.com/windows-dev-agent/wda/internal/testkit"
 	"github.com/windows-dev-agent/wda/internal/testkit/mcptest"
 	"github.com/windows-dev-agent/wda/tools"
+	"github.com/windows-dev-agent/wda/tools/internal/mcpconfig"
 )
 
 // call runs the tool through the pipeline (testkit.Call), checks the
@@ -310,11 +312,12 @@ func TestFindingsNewUser(t *testing.T) {
 }
 
 // TestFindingsWritableProjectConfig: a project .mcp.json other users may write is a
-// finding of the file (no server, no line); Windows ACLs are not checked yet.
+// finding of the file (no server, no line). It sets Unix mode bits; the Windows ACL
+// check is tools/internal/mcpconfig's TestPlatformPermsWindows.
 func TestFindingsWritableProjectConfig(t *testing.T) {
 	t.Parallel()
 	if runtime.GOOS == "windows" {
-		t.Skip("mode bits say nothing on Windows; the ACL check is not implemented")
+		t.Skip("this test sets Unix mode bits, which say nothing on Windows")
 	}
 	root := testkit.TempDir(t)
 	file := filepath.Join(root, ".mcp.json")
@@ -333,5 +336,31 @@ func TestFindingsWritableProjectConfig(t *testing.T) {
 	}
 	if got, raw := call(t, envFor(root, "claude", nil), map[string]any{}); got["findings"] != nil || got["status"] != "ok" {
 		t.Errorf("a file only its owner writes: %s", raw)
+	}
+}
+
+// TestFindingsCap: a config with more findings than mcpconfig.MaxFindings gives the
+// most severe ones, in report order, and findings_omitted for the rest.
+func TestFindingsCap(t *testing.T) {
+	t.Parallel()
+	root := testkit.TempDir(t)
+	var servers []string
+	for i := range 30 { // two findings each: a secret (high) and an unpinned npx (medium)
+		servers = append(servers, fmt.Sprintf(`"s%02d":{"command":"npx","args":["-y","pkg"],"env":{"API_TOKEN":"literal-%d"}}`, i, i))
+	}
+	testkit.WriteFile(t, filepath.Join(root, ".mcp.json"), `{"mcpServers":{`+strings.Join(servers, ",")+`}}`)
+	got, raw := call(t, envFor(root, "claude", nil), map[string]any{})
+	findings, _ := got["findings"].([]any)
+	if len(findings) != mcpconfig.MaxFindings || got["findings_omitted"] != float64(60-mcpconfig.MaxFindings) {
+		t.Fatalf("%d findings, findings_omitted %v; want %d and %d", len(findings), got["findings_omitted"], mcpconfig.MaxFindings, 60-mcpconfig.MaxFindings)
+	}
+	// All 30 secrets are kept, then the first 20 unpinned launchers, in report order.
+	first := findings[0].(map[string]any)
+	if first["server"] != "s00" || first["rule"] != "secret_literal" || strings.Count(raw, `"secret_literal"`) != 30 {
+		t.Errorf("not the most severe in report order: first %v", first)
+	}
+	var out Out
+	if err := json.Unmarshal([]byte(raw), &out); err != nil || out.FindingsOmitted != 60-mcpconfig.MaxFindings {
+		t.Errorf("decoded findings_omitted %d (%v)", out.FindingsOmitted, err)
 	}
 }
