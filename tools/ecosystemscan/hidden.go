@@ -15,7 +15,8 @@ import (
 	"github.com/windows-dev-agent/wda/tools/internal/hiddentext"
 )
 
-// Hidden-text check limits (docs/tools/ecosystem_scan.md, "Hidden text").
+// Hidden-text check limits (docs/tools/ecosystem_scan.md, "Hidden text"): files are
+// read at most maxAgentDepth levels below a named folder (skills/a/b/c/SKILL.md).
 const (
 	MaxAgentFiles = 500
 	maxAgentDepth = 4
@@ -224,7 +225,7 @@ func (h *hiddenCheck) host(env *tools.Env) {
 				h.s.warn("Could not read %s: %v", path, err)
 				return nil
 			}
-			if d.IsDir() && path != root && strings.Count(strings.TrimPrefix(path, root), string(filepath.Separator)) > maxAgentDepth {
+			if d.IsDir() && path != root && strings.Count(strings.TrimPrefix(path, root), string(filepath.Separator)) >= maxAgentDepth {
 				return filepath.SkipDir
 			}
 			if d.Type().IsRegular() {

@@ -108,3 +108,16 @@ func TestScanNotText(t *testing.T) {
 		t.Errorf("Scan = %v, %v; want nil, ErrNotText", got, err)
 	}
 }
+
+// BenchmarkScan: a 2 MiB markdown file (the read limit) of mixed text, emoji and
+// comments, the largest one Scan is given.
+func BenchmarkScan(b *testing.B) {
+	unit := "Run the tests 👨‍👩‍👧 مرحبا <!-- TODO: keep short -->\n"
+	text := []byte(strings.Repeat(unit, (2<<20)/len(unit)))
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		if _, err := Scan(text, true); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
