@@ -9,6 +9,7 @@ import (
 
 	"github.com/windows-dev-agent/wda/host"
 	"github.com/windows-dev-agent/wda/internal/policy"
+	"github.com/windows-dev-agent/wda/internal/policy/inforce"
 	"github.com/windows-dev-agent/wda/tools"
 )
 
@@ -37,7 +38,7 @@ type Options struct {
 	// refusal"). nil: no capability is ever named.
 	InCatalog func(id string) bool
 	// Policy is the managed policy in force (docs/policy.md); nil means the machine's,
-	// read once per process (policy.Current). There is no way to serve without it.
+	// read once per process (inforce.Current). There is no way to serve without it.
 	Policy *policy.State
 }
 
@@ -58,7 +59,7 @@ func (o Options) filled() Options {
 		o.Now = time.Now
 	}
 	if o.Policy == nil {
-		o.Policy = policy.Current()
+		o.Policy = inforce.Current()
 	}
 	return o
 }

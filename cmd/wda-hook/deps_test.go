@@ -9,7 +9,7 @@ import (
 )
 
 // TestLinksNoSDKNorTools: the hook binary must not link the MCP SDK, a tool package, the
-// schema machinery or the MCP core: each would add package initialisation to a process
+// schema machinery, the MCP core or SHA-256 hashing: each would add package initialisation to a process
 // that hosts start on every tool call.
 func TestLinksNoSDKNorTools(t *testing.T) {
 	t.Parallel()
@@ -26,6 +26,10 @@ func TestLinksNoSDKNorTools(t *testing.T) {
 		"github.com/windows-dev-agent/wda/schema",
 		"github.com/windows-dev-agent/wda/tools/",
 		"net/http",
+		// The managed policy is read on every call of this server's tools, its hash
+		// only by the long-lived commands (internal/policy/inforce, docs/policy.md).
+		"github.com/windows-dev-agent/wda/internal/policy/inforce",
+		"crypto/sha256",
 	}
 	seen := map[string]bool{}
 	var walk func(path string)

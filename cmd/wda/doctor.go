@@ -23,6 +23,7 @@ import (
 	"github.com/windows-dev-agent/wda/internal/platform/contain"
 	"github.com/windows-dev-agent/wda/internal/platform/home"
 	"github.com/windows-dev-agent/wda/internal/policy"
+	"github.com/windows-dev-agent/wda/internal/policy/inforce"
 	"github.com/windows-dev-agent/wda/internal/proc"
 	"github.com/windows-dev-agent/wda/tools/all"
 )
@@ -133,7 +134,7 @@ type doctorEnv struct {
 	getenv func(string) string
 	run    func(ctx context.Context, argv []string) proc.Receipt
 	goos   string
-	// policy is the managed policy in force (nil: the machine's, policy.Current).
+	// policy is the managed policy in force (nil: the machine's, inforce.Current).
 	policy func() *policy.State
 }
 
@@ -246,7 +247,7 @@ func (de doctorEnv) diagnose(ctx context.Context, only string) doctorReport {
 func (de doctorEnv) policyCheck() check {
 	load := de.policy
 	if load == nil {
-		load = policy.Current
+		load = inforce.Current
 	}
 	st := load()
 	switch {

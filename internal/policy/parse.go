@@ -244,7 +244,7 @@ func (ps *parser) value(s *Setting) (any, error) {
 }
 
 func pairKey(s *Setting, k string) error {
-	if !headerPattern.MatchString(k) {
+	if !isToken(k) {
 		return fmt.Errorf("%s: %q is not a header name", s.Path, k)
 	}
 	return nil

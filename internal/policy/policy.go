@@ -1,8 +1,6 @@
 package policy
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"time"
 
@@ -56,7 +54,7 @@ type State struct {
 	// when no source exists.
 	Source string
 	// SHA256 is the hex SHA-256 of the bytes read: the file's, or for a registry key
-	// its canonical encoding (docs/policy.md, "Hash").
+	// its canonical encoding (docs/policy.md, "Hash"); empty when Sources.Hash is nil.
 	SHA256 string
 	Policy *Policy
 	// Err is why the policy in Source could not be used; non-nil means fail closed.
@@ -65,11 +63,6 @@ type State struct {
 
 // InForce reports whether a policy source exists (parsed or not).
 func (s *State) InForce() bool { return s != nil && s.Source != "" }
-
-func hash(b []byte) string {
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:])
-}
 
 // Summary is the one line the server's instructions and wda doctor give about the
 // policy in force (docs/policy.md, "What is shown"); empty when there is none.

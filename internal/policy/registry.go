@@ -53,8 +53,8 @@ func subkeyNames() []string {
 // loadKey reads the policy in registry key k; ok is false when the key does not
 // exist or holds no value, in itself or in a setting's subkey (docs/policy.md,
 // "Group Policy").
-func loadKey(r Registry, k Key) (State, bool) {
-	kv, ok, err := r.Read(k, subkeyNames())
+func loadKey(src Sources, k Key) (State, bool) {
+	kv, ok, err := src.Registry.Read(k, subkeyNames())
 	if err != nil {
 		return State{Source: k.String(), Err: fmt.Errorf("%s: %w", k, err)}, true
 	}
@@ -63,7 +63,7 @@ func loadKey(r Registry, k Key) (State, bool) {
 	}
 	st := State{Source: k.String()}
 	p, canon, err := fromValues(kv)
-	st.SHA256 = hash(canon)
+	st.SHA256 = src.hash(canon)
 	if err != nil {
 		st.Err = fmt.Errorf("%s %w", k, err)
 		return st, true

@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"sync"
 )
 
 // Sources are where the policy is looked for, strongest first (docs/policy.md,
@@ -21,6 +20,10 @@ type Sources struct {
 	Machine, User Key
 	// File is the machine's policy file; empty skips it.
 	File string
+	// Hash is the digest State.SHA256 gives of the bytes read (internal/policy/inforce
+	// passes SHA-256); nil leaves it empty, so the hooks, which never show it, link no
+	// hashing code (their start-up is measured).
+	Hash func([]byte) string
 }
 
 // Key names a registry key: its root ("HKLM" or "HKCU", or a test's) and path.
@@ -34,17 +37,17 @@ func (k Key) String() string { return k.Root + `\` + k.Path }
 // cannot be read or parsed is a State with Err, which refuses what would execute.
 func Load(src Sources) State {
 	if src.Registry != nil && src.Machine.Path != "" {
-		if st, ok := loadKey(src.Registry, src.Machine); ok {
+		if st, ok := loadKey(src, src.Machine); ok {
 			return st
 		}
 	}
 	if src.File != "" {
-		if st, ok := loadFile(src.File); ok {
+		if st, ok := loadFile(src, src.File); ok {
 			return st
 		}
 	}
 	if src.Registry != nil && src.User.Path != "" {
-		if st, ok := loadKey(src.Registry, src.User); ok {
+		if st, ok := loadKey(src, src.User); ok {
 			return st
 		}
 	}
@@ -54,11 +57,8 @@ func Load(src Sources) State {
 // System are the real sources of this OS (docs/policy.md, "Sources").
 func System() Sources { return systemSources() }
 
-// Current is the policy in force for this process, read once from System().
-var Current = sync.OnceValue(func() *State { st := Load(System()); return &st })
-
 // loadFile reads the policy file at path; ok is false when it does not exist.
-func loadFile(path string) (State, bool) {
+func loadFile(src Sources, path string) (State, bool) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return State{}, false
@@ -78,7 +78,7 @@ func loadFile(path string) (State, bool) {
 		st.Err = fmt.Errorf("%s: %w", path, err)
 		return st, true
 	}
-	st.SHA256 = hash(b)
+	st.SHA256 = src.hash(b)
 	p, err := Parse(b)
 	if err != nil {
 		st.Err = fmt.Errorf("%s: %w", path, err)
@@ -90,3 +90,10 @@ func loadFile(path string) (State, bool) {
 
 // RegistryPath is the policy key's path under HKLM and HKCU.
 const RegistryPath = `SOFTWARE\Policies\WindowsDevAgent`
+
+func (src Sources) hash(b []byte) string {
+	if src.Hash == nil {
+		return ""
+	}
+	return src.Hash(b)
+}

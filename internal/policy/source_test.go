@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,6 +10,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 )
+
+func hash(b []byte) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
 
 func writeFile(t *testing.T, doc string) string {
 	t.Helper()
@@ -52,6 +59,7 @@ func TestLoadPrecedence(t *testing.T) {
 		{"none", Sources{Registry: MapRegistry{}, Machine: machine, User: user, File: missing}, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			tc.src.Hash = hash
 			st := Load(tc.src)
 			if st.Err != nil {
 				t.Fatal(st.Err)
@@ -75,12 +83,12 @@ func TestLoadPrecedence(t *testing.T) {
 
 func TestLoadFileHash(t *testing.T) {
 	doc := `{"refuse_extra_args": true}`
-	st := Load(Sources{File: writeFile(t, doc)})
+	st := Load(Sources{File: writeFile(t, doc), Hash: hash})
 	if want := hash([]byte(doc)); st.SHA256 != want {
 		t.Errorf("SHA256 = %s, want %s (sha256 of the file's bytes)", st.SHA256, want)
 	}
 	// The registry document of the same bytes hashes the same.
-	st = Load(Sources{Registry: MapRegistry{machine.String(): docKey(doc)}, Machine: machine})
+	st = Load(Sources{Registry: MapRegistry{machine.String(): docKey(doc)}, Machine: machine, Hash: hash})
 	if want := hash([]byte(doc)); st.SHA256 != want {
 		t.Errorf("registry SHA256 = %s, want %s", st.SHA256, want)
 	}
@@ -167,7 +175,7 @@ func TestRegistryErrors(t *testing.T) {
 			`value DisabledTools\1: disabled_tools must hold REG_SZ values`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			st := Load(Sources{Registry: MapRegistry{machine.String(): tc.kv}, Machine: machine})
+			st := Load(Sources{Registry: MapRegistry{machine.String(): tc.kv}, Machine: machine, Hash: hash})
 			want := machine.String() + " " + tc.want
 			if st.Err == nil || st.Err.Error() != want {
 				t.Errorf("Err = %v\nwant %s", st.Err, want)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/windows-dev-agent/wda/internal/policy"
+	"github.com/windows-dev-agent/wda/internal/policy/inforce"
 	"github.com/windows-dev-agent/wda/tools"
 	"github.com/windows-dev-agent/wda/tools/internal/discovery"
 )
@@ -60,7 +61,7 @@ type Deps struct {
 
 // DefaultDeps are the real discovery and clock.
 func DefaultDeps() Deps {
-	return Deps{Discover: discovery.Discover, Now: time.Now, Policy: policy.Current}
+	return Deps{Discover: discovery.Discover, Now: time.Now, Policy: inforce.Current}
 }
 
 // New returns the env_inspect tool running with d.
