@@ -9,7 +9,7 @@ import (
 )
 
 // TestLinksNoSDKNorTools: the hook binary must not link the MCP SDK, a tool package, the
-// schema machinery, the MCP core or SHA-256 hashing: each would add package initialisation to a process
+// schema machinery, the MCP core, SHA-256 hashing or the OpenTelemetry export: each would add package initialisation to a process
 // that hosts start on every tool call.
 func TestLinksNoSDKNorTools(t *testing.T) {
 	t.Parallel()
@@ -30,6 +30,11 @@ func TestLinksNoSDKNorTools(t *testing.T) {
 		// only by the long-lived commands (internal/policy/inforce, docs/policy.md).
 		"github.com/windows-dev-agent/wda/internal/policy/inforce",
 		"crypto/sha256",
+		// The audit export (docs/telemetry.md) links the OpenTelemetry SDK and gRPC,
+		// whose initialisation a hook must never pay.
+		"github.com/windows-dev-agent/wda/internal/auditexport",
+		"go.opentelemetry.io",
+		"google.golang.org/grpc",
 	}
 	seen := map[string]bool{}
 	var walk func(path string)
