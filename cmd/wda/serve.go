@@ -37,6 +37,9 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 		return 2
 	}
 	startup(s, stderr)
+	// The managed policy's audit.otlp section is to be passed here once the policy is
+	// read at start-up (docs/telemetry.md, "Configuration").
+	stopExport := startAuditExport(s.cfg.DataDir, getenv, nil, stderr)
 	srv := runtime.NewServer(s.reg, s.opts)
 	tr := &stdio.Transport{In: stdin, Out: stdout}
 	srv.AddReceivingMiddleware(tr.Middleware())
@@ -46,6 +49,8 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 	if err := audit.Flush(auditFlush); err != nil {
 		fmt.Fprintf(stderr, "wda mcp: audit records not written before exit: %v\n", err)
 	}
+	// After the flush, so the last pass ships this server's own last records.
+	stopExport()
 	return code
 }
 

@@ -37,7 +37,7 @@ type Config struct {
 // Enabled reports whether the export is switched on.
 func (c Config) Enabled() bool { return c.Endpoint != "" }
 
-// Policy is the managed policy's audit.otlp section (docs/policy.md): a field left at
+// Policy is the managed policy's audit.otlp section (docs/telemetry.md, "Configuration"): a field left at
 // its zero value is not set by the policy. It mirrors the policy package's type so the
 // export does not depend on how the policy is read.
 type Policy struct {
