@@ -8,6 +8,7 @@ import (
 
 	"github.com/windows-dev-agent/wda"
 	"github.com/windows-dev-agent/wda/internal/auditexport"
+	"github.com/windows-dev-agent/wda/internal/policy"
 )
 
 // startAuditExport starts shipping the shared audit log of dataDir to the collector the
@@ -17,6 +18,10 @@ import (
 // auditexport.DefaultFlushTimeout. A configuration error is reported and the server runs
 // without the export: the audit log itself is unaffected.
 func startAuditExport(dataDir string, getenv func(string) string, pol *auditexport.Policy, stderr io.Writer) (stop func()) {
+	if pol == brokenPolicy {
+		fmt.Fprintln(stderr, "wda mcp: audit export off: the managed policy cannot be used, and the environment cannot stand in for it")
+		return func() {}
+	}
 	cfg, err := auditexport.Resolve(getenv, pol)
 	if err != nil {
 		fmt.Fprintf(stderr, "wda mcp: audit export off: %v\n", err)
@@ -37,4 +42,24 @@ func startAuditExport(dataDir string, getenv func(string) string, pol *auditexpo
 	done := make(chan struct{})
 	go func() { s.Run(ctx); close(done) }()
 	return func() { cancel(); <-done }
+}
+
+// brokenPolicy stands for a policy source that exists but cannot be used: it may have
+// named an export the environment must not replace, so there is none (docs/telemetry.md,
+// "Configuration").
+var brokenPolicy = &auditexport.Policy{}
+
+// exportPolicy is the audit.otlp section of the policy in force: nil without one,
+// brokenPolicy for a policy that does not parse.
+func exportPolicy(st *policy.State) *auditexport.Policy {
+	switch {
+	case st == nil || !st.InForce():
+		return nil
+	case st.Err != nil || st.Policy == nil:
+		return brokenPolicy
+	case st.Policy.Audit.OTLP == nil:
+		return nil
+	}
+	o := st.Policy.Audit.OTLP
+	return &auditexport.Policy{Endpoint: o.Endpoint, Protocol: o.Protocol, Headers: o.Headers, Timeout: o.Timeout}
 }

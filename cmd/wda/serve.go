@@ -18,6 +18,7 @@ import (
 	"github.com/windows-dev-agent/wda"
 	"github.com/windows-dev-agent/wda/internal/audit"
 	"github.com/windows-dev-agent/wda/internal/config"
+	"github.com/windows-dev-agent/wda/internal/policy/inforce"
 	"github.com/windows-dev-agent/wda/internal/stdio"
 	"github.com/windows-dev-agent/wda/runtime"
 )
@@ -37,9 +38,11 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 		return 2
 	}
 	startup(s, stderr)
-	// The managed policy's audit.otlp section is to be passed here once the policy is
-	// read at start-up (docs/telemetry.md, "Configuration").
-	stopExport := startAuditExport(s.cfg.DataDir, getenv, nil, stderr)
+	pol := s.opts.Policy
+	if pol == nil {
+		pol = inforce.Current()
+	}
+	stopExport := startAuditExport(s.cfg.DataDir, getenv, exportPolicy(pol), stderr)
 	srv := runtime.NewServer(s.reg, s.opts)
 	tr := &stdio.Transport{In: stdin, Out: stdout}
 	srv.AddReceivingMiddleware(tr.Middleware())

@@ -43,7 +43,9 @@ func print(ld plog.Logs) {
 	}
 }
 
-type grpcLogs struct{ plogotlp.UnimplementedGRPCServer }
+type grpcLogs struct {
+	plogotlp.UnimplementedGRPCServer
+}
 
 func (*grpcLogs) Export(_ context.Context, req plogotlp.ExportRequest) (plogotlp.ExportResponse, error) {
 	print(req.Logs())
