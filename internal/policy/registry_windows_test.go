@@ -3,6 +3,7 @@ package policy
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -86,4 +87,24 @@ func TestWindowsRegistryAbsent(t *testing.T) {
 	if st := Load(Sources{Registry: WindowsRegistry{}, Machine: Key{"HKCU", key.Path + `\absent`}}); st.InForce() {
 		t.Errorf("an absent key is a source: %+v", st)
 	}
+}
+
+// TestSystemIgnoresEnvironment: the machine file's folder is the ProgramData known
+// folder, not the ProgramData variable a user can point anywhere (docs/policy.md,
+// "Sources").
+func TestSystemIgnoresEnvironment(t *testing.T) {
+	want := System()
+	t.Setenv("ProgramData", `C:\Users\Public\elsewhere`)
+	t.Setenv("ALLUSERSPROFILE", `C:\Users\Public\elsewhere`)
+	got := System()
+	if got.File != want.File || strings.Contains(got.File, "elsewhere") {
+		t.Errorf("System().File = %q with ProgramData changed, want %q", got.File, want.File)
+	}
+	if got.Machine != (Key{"HKLM", RegistryPath}) || got.User != (Key{"HKCU", RegistryPath}) {
+		t.Errorf("registry sources %v %v", got.Machine, got.User)
+	}
+	if !strings.HasSuffix(got.File, `\WindowsDevAgent\policy.json`) {
+		t.Errorf("System().File = %q", got.File)
+	}
+	t.Logf("machine file: %s", got.File)
 }
