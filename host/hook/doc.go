@@ -28,6 +28,8 @@
 //     reversible that may start git is approval-required when the repository at the
 //     event's cwd names a program git would run, or cannot be checked (gitconfig.go;
 //     docs/hooks.md, "Read-only git and the repository's configuration").
+//   - In every permission hook a call of this server's tools that the managed policy
+//     refuses is denied with the pipeline's message (policy.go; docs/policy.md, "Rules").
 //   - The trace hooks write one derived audit record and print nothing.
 //   - The Stop hooks print one {"systemMessage": …} with the session's counts, and
 //     nothing when the session has no events.
