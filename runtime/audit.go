@@ -15,7 +15,7 @@ func (a auditLog) RecordCall(_ context.Context, rec CallRecord) {
 	if rec.DataDir == "" {
 		return
 	}
-	r := audit.FromCall(audit.Call{Tool: rec.Tool, Class: string(rec.Class), Host: rec.Host, SessionID: rec.SessionID,
+	r := audit.FromCall(audit.Call{Tool: rec.Tool, Class: string(rec.Class), Host: rec.Host, SessionID: rec.SessionID, Caller: rec.Caller,
 		Duration: rec.Duration, Execute: rec.Execute, PlanFirst: rec.PlanFirst, MayStartProcess: rec.MayStartProcess,
 		Statuses: rec.Statuses, Result: rec.Result, ProtocolError: rec.ProtocolError,
 		Capability: rec.Capability, PackageID: rec.PackageID, RefusalField: rec.RefusalField, RefusalRule: rec.RefusalRule})

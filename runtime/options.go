@@ -40,6 +40,10 @@ type Options struct {
 	// Policy is the managed policy in force (docs/policy.md); nil means the machine's,
 	// read once per process (inforce.Current). There is no way to serve without it.
 	Policy *policy.State
+	// Roots, when set, are the only folders a call's project may be in, whatever the
+	// host binds: resolved absolute paths (a remote server's --root; docs/remote.md,
+	// "Roots"). The pipeline refuses a project outside all of them.
+	Roots []string
 }
 
 func (o Options) filled() Options {
@@ -73,9 +77,12 @@ type CallRecord struct {
 	Class     tools.Class
 	Host      string
 	SessionID string
-	DataDir   string
-	Started   time.Time
-	Duration  time.Duration
+	// Caller names the remote client that made the call: the name of its bearer token
+	// (never the token), "" over stdio (docs/remote.md, "Authorization").
+	Caller   string
+	DataDir  string
+	Started  time.Time
+	Duration time.Duration
 	// Execute reports whether the call asked for execution (execute exactly true) of
 	// a plan-first tool; PlanFirst whether the tool is one.
 	Execute, PlanFirst bool

@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/windows-dev-agent/wda/host"
+	"github.com/windows-dev-agent/wda/internal/platform/contain"
 	"github.com/windows-dev-agent/wda/internal/policy"
 	"github.com/windows-dev-agent/wda/schema"
 	"github.com/windows-dev-agent/wda/tools"
@@ -30,6 +32,9 @@ func (p *pipeline) handle(ctx context.Context, req *mcp.CallToolRequest) (*mcp.C
 		Started: p.opts.Now().UTC(), Class: tools.ApprovalRequired, PlanFirst: t.PlanFirst(), Statuses: t.Statuses()}
 	if req.Session != nil {
 		rec.SessionID = req.Session.ID()
+	}
+	if req.Extra != nil && req.Extra.TokenInfo != nil {
+		rec.Caller = req.Extra.TokenInfo.UserID
 	}
 	var raw json.RawMessage
 	if req.Params != nil {
@@ -67,6 +72,9 @@ func (p *pipeline) call(ctx context.Context, req *mcp.CallToolRequest, raw json.
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 		}
 		defer func() { _ = proj.Close() }() // read-only handles of the call
+		if !inRoots(p.opts.Roots, proj.Path) {
+			return p.refuse(rec, tools.StatusInvalidInput, fmt.Sprintf("%s must stay inside the server's roots: %s", arg, strings.Join(p.opts.Roots, ", ")))
+		}
 		args[arg] = proj.Path
 		env.Project = proj
 	}
@@ -180,4 +188,19 @@ func bareStatus(b []byte) bool {
 		}
 	}
 	return true
+}
+
+// inRoots reports whether the bound project path lies in one of roots (always, when
+// there are none). It checks the path the binding resolved, after the directory was
+// opened, so a link cannot lead a remote call out of the server's roots.
+func inRoots(roots []string, path string) bool {
+	if len(roots) == 0 {
+		return true
+	}
+	for _, r := range roots {
+		if contain.Within(r, path) {
+			return true
+		}
+	}
+	return false
 }

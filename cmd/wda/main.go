@@ -53,6 +53,8 @@ More:
   mcp [--host HOST] [--data-dir DIR] [--project DIR]
                             serve MCP on stdio (hosts start this); HOST is claude, codex,
                             copilot, gemini, mcpb or generic
+  serve --http HOST:PORT --root DIR (--token-file FILE | --no-auth)
+                            serve MCP over Streamable HTTP for a remote client (docs/remote.md)
   hook claude|codex|copilot EVENT
                             run a host hook (hosts start this)
 
@@ -106,6 +108,12 @@ func (c *cli) main(args []string) int {
 			return exitOK
 		}
 		return runMCP(rest, c.stdin, c.stdout, c.stderr, c.getenv)
+	case "serve":
+		if isHelp(rest) {
+			fmt.Fprint(c.stdout, serveUsage)
+			return exitOK
+		}
+		return serveMain(rest, c.stderr, c.getenv)
 	case "tools":
 		return c.runTools(rest)
 	case "call":
@@ -144,7 +152,7 @@ func (c *cli) main(args []string) int {
 
 // suggest is the command closest to a mistyped one, "" when none is close.
 func suggest(cmd string) string {
-	names := []string{"tools", "call", "doctor", "skills", "version", "help", "mcp", "hook"}
+	names := []string{"tools", "call", "doctor", "skills", "version", "help", "mcp", "serve", "hook"}
 	for _, tc := range toolCommands {
 		names = append(names, tc.name)
 	}

@@ -73,6 +73,10 @@ type Record struct {
 	PermissionDecision string   `json:"permission_decision,omitempty"`
 	SafetyClass        string   `json:"safety_class,omitempty"`
 	Host               string   `json:"host,omitempty"`
+	// Caller is the name of the bearer token a remote client presented to
+	// `wda serve --http` (never the token itself); absent over stdio and in hook records
+	// (docs/audit.md, docs/remote.md).
+	Caller string `json:"caller,omitempty"`
 
 	// What the call acted on, only when it names an entry of the catalog in force or an
 	// id the package manager itself printed for the call (docs/audit.md, "Subject and
@@ -155,6 +159,7 @@ func (r Record) normalize(now time.Time) Record {
 	// like identifiers are kept, so an event cannot smuggle text into the log through
 	// them (docs/audit.md, "What is never stored").
 	r.SessionID = identifier(r.SessionID)
+	r.Caller = identifier(r.Caller)
 	r.AgentID = identifier(r.AgentID)
 	r.AgentType = identifier(r.AgentType)
 	r.ToolUseID = identifier(r.ToolUseID)

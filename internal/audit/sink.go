@@ -14,7 +14,9 @@ type Call struct {
 	Class     string
 	Host      string
 	SessionID string
-	Duration  time.Duration
+	// Caller is the remote client's token name ("" over stdio); docs/audit.md.
+	Caller   string
+	Duration time.Duration
 	// Execute: the arguments asked for execution (execute exactly true) of a tool
 	// that plans first (PlanFirst).
 	Execute, PlanFirst bool
@@ -65,6 +67,7 @@ func FromCall(c Call) Record {
 		ErrorPresent:     new(c.ProtocolError || Truthy(result["error"])),
 		SafetyClass:      c.Class,
 		Host:             c.Host,
+		Caller:           c.Caller,
 		Capability:       c.Capability,
 		PackageID:        c.PackageID,
 		RefusalField:     c.RefusalField,
