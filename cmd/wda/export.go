@@ -9,6 +9,7 @@ import (
 	"github.com/windows-dev-agent/wda"
 	"github.com/windows-dev-agent/wda/internal/auditexport"
 	"github.com/windows-dev-agent/wda/internal/policy"
+	"github.com/windows-dev-agent/wda/internal/policy/inforce"
 )
 
 // startAuditExport starts shipping the shared audit log of dataDir to the collector the
@@ -17,14 +18,14 @@ import (
 // environment. The returned stop ends the export after a last pass bounded by
 // auditexport.DefaultFlushTimeout. A configuration error is reported and the server runs
 // without the export: the audit log itself is unaffected.
-func startAuditExport(dataDir string, getenv func(string) string, pol *auditexport.Policy, stderr io.Writer) (stop func()) {
+func startAuditExport(cmd, dataDir string, getenv func(string) string, pol *auditexport.Policy, stderr io.Writer) (stop func()) {
 	if pol == brokenPolicy {
-		fmt.Fprintln(stderr, "wda mcp: audit export off: the managed policy cannot be used, and the environment cannot stand in for it")
+		fmt.Fprintf(stderr, "%s: audit export off: the managed policy cannot be used, and the environment cannot stand in for it\n", cmd)
 		return func() {}
 	}
 	cfg, err := auditexport.Resolve(getenv, pol)
 	if err != nil {
-		fmt.Fprintf(stderr, "wda mcp: audit export off: %v\n", err)
+		fmt.Fprintf(stderr, "%s: audit export off: %v\n", cmd, err)
 		return func() {}
 	}
 	if !cfg.Enabled() || dataDir == "" {
@@ -32,12 +33,12 @@ func startAuditExport(dataDir string, getenv func(string) string, pol *auditexpo
 	}
 	exp, err := auditexport.NewExporter(context.Background(), cfg)
 	if err != nil {
-		fmt.Fprintf(stderr, "wda mcp: audit export off: %v\n", err)
+		fmt.Fprintf(stderr, "%s: audit export off: %v\n", cmd, err)
 		return func() {}
 	}
 	var mu sync.Mutex // stderr is shared with the server's own warnings
 	s := auditexport.New(auditexport.Options{DataDir: dataDir, Exporter: exp, Resource: auditexport.Resource(wda.Version),
-		Warn: func(m string) { mu.Lock(); fmt.Fprintf(stderr, "wda mcp: %s\n", m); mu.Unlock() }})
+		Warn: func(m string) { mu.Lock(); fmt.Fprintf(stderr, "%s: %s\n", cmd, m); mu.Unlock() }})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { s.Run(ctx); close(done) }()
@@ -48,6 +49,15 @@ func startAuditExport(dataDir string, getenv func(string) string, pol *auditexpo
 // named an export the environment must not replace, so there is none (docs/telemetry.md,
 // "Configuration").
 var brokenPolicy = &auditexport.Policy{}
+
+// sessionExportPolicy is the audit.otlp section of the policy s serves under.
+func sessionExportPolicy(s *session) *auditexport.Policy {
+	pol := s.opts.Policy
+	if pol == nil {
+		pol = inforce.Current()
+	}
+	return exportPolicy(pol)
+}
 
 // exportPolicy is the audit.otlp section of the policy in force: nil without one,
 // brokenPolicy for a policy that does not parse.

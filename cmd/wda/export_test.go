@@ -49,7 +49,7 @@ func TestExportPolicy(t *testing.T) {
 		}
 		return ""
 	}
-	startAuditExport(t.TempDir(), env, brokenPolicy, &stderr)()
+	startAuditExport("wda mcp", t.TempDir(), env, brokenPolicy, &stderr)()
 	if !strings.Contains(stderr.String(), "audit export off: the managed policy cannot be used") {
 		t.Fatalf("stderr %q", stderr.String())
 	}

@@ -18,7 +18,6 @@ import (
 	"github.com/windows-dev-agent/wda"
 	"github.com/windows-dev-agent/wda/internal/audit"
 	"github.com/windows-dev-agent/wda/internal/config"
-	"github.com/windows-dev-agent/wda/internal/policy/inforce"
 	"github.com/windows-dev-agent/wda/internal/stdio"
 	"github.com/windows-dev-agent/wda/runtime"
 )
@@ -38,11 +37,7 @@ func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv fun
 		return 2
 	}
 	startup(s, stderr)
-	pol := s.opts.Policy
-	if pol == nil {
-		pol = inforce.Current()
-	}
-	stopExport := startAuditExport(s.cfg.DataDir, getenv, exportPolicy(pol), stderr)
+	stopExport := startAuditExport("wda mcp", s.cfg.DataDir, getenv, sessionExportPolicy(s), stderr)
 	srv := runtime.NewServer(s.reg, s.opts)
 	tr := &stdio.Transport{In: stdin, Out: stdout}
 	srv.AddReceivingMiddleware(tr.Middleware())

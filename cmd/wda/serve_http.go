@@ -97,6 +97,9 @@ func runServe(ctx context.Context, args []string, stderr io.Writer, getenv func(
 		return exitUsage
 	}
 	startup(s, stderr)
+	stopExport := startAuditExport("wda serve", s.cfg.DataDir, getenv, sessionExportPolicy(s), stderr)
+	// After the audit flush below: the export's last pass ships the last records.
+	defer stopExport()
 	s.opts.Host = rh
 	s.opts.Roots = rh.Roots()
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))

@@ -3,14 +3,17 @@
 // a few calls, then closes the session. Not shipped.
 //
 //	go run ./internal/auditexport/testdata/mcpsession /path/to/wda
+//	go run ./internal/auditexport/testdata/mcpsession http://127.0.0.1:8765/mcp TOKEN  (wda serve --http)
 package main
 
 import (
 	"context"
 	"fmt"
 	"log"
+	"net/http"
 	"os"
 	"os/exec"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -18,9 +21,16 @@ import (
 func main() {
 	ctx := context.Background()
 	c := mcp.NewClient(&mcp.Implementation{Name: "mcpsession", Version: "1"}, nil)
-	cmd := exec.Command(os.Args[1], "mcp", "--host", "generic")
-	cmd.Stderr = os.Stderr
-	cs, err := c.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	var tr mcp.Transport
+	if strings.HasPrefix(os.Args[1], "http") {
+		hc := &http.Client{Transport: bearer{os.Args[2]}}
+		tr = &mcp.StreamableClientTransport{Endpoint: os.Args[1], HTTPClient: hc}
+	} else {
+		cmd := exec.Command(os.Args[1], "mcp", "--host", "generic")
+		cmd.Stderr = os.Stderr
+		tr = &mcp.CommandTransport{Command: cmd}
+	}
+	cs, err := c.Connect(ctx, tr, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -45,4 +55,13 @@ func main() {
 	if err := cs.Close(); err != nil {
 		log.Print(err)
 	}
+}
+
+// bearer adds the token to every request.
+type bearer struct{ token string }
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
 }
