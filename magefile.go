@@ -157,6 +157,11 @@ func Release() error { return sh.RunV("go", "run", "./gen/cmd/release", "build")
 // unless one exists for HEAD, installs each of its payloads as a user would, and runs
 // sessions against stand-ins for the model and the registry (docs/hostcheck.md). Set
 // HOSTCHECK_ARGS for more flags (e.g. "-release DIR", "-skip-wine").
+// Conformance runs the official MCP conformance suite (pinned in gen/cmd/conformance)
+// against `wda serve --http` on loopback (docs/remote.md, "Conformance"). Needs npm
+// and Node.js 22 or later; not part of CI.
+func Conformance() error { return sh.RunV("go", "run", "./gen/cmd/conformance") }
+
 func Hostcheck() error {
 	args := append([]string{"run", "./gen/cmd/hostcheck"}, strings.Fields(os.Getenv("HOSTCHECK_ARGS"))...)
 	return sh.RunV("go", args...)

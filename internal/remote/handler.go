@@ -69,7 +69,7 @@ func NewHandler(srv *mcp.Server, c Config, o Options) *Handler {
 			AllowMissingExpiration: true,
 		})(h)
 	}
-	mux.Handle("/mcp", checkOrigin(c.Origins, h))
+	mux.Handle("/mcp", checkOrigin(c.Origins, Loopback(c.Addr), h))
 	return &Handler{Handler: mux, sessions: ss}
 }
 

@@ -5,7 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -290,7 +290,8 @@ func TestOrigin(t *testing.T) {
 	for _, tc := range []struct {
 		origin string
 		want   int
-	}{{"https://evil.example", 403}, {"null", 403}, {"http://ok.example", 403}, {"https://ok.example", 200}, {"HTTPS://OK.example", 200}, {"", 200}} {
+	}{{"https://evil.example", 403}, {"null", 403}, {"http://ok.example", 403}, {"https://ok.example", 200}, {"HTTPS://OK.example", 200}, {"", 200},
+		{"http://localhost:3000", 200}, {"http://127.0.0.1", 200}, {"http://[::1]:9", 200}, {"http://localhost.evil.example", 403}, {"file://localhost", 403}} {
 		hdr := map[string]string{"Authorization": auth}
 		if tc.origin != "" {
 			hdr["Origin"] = tc.origin
@@ -328,9 +329,9 @@ func TestBodyLimit(t *testing.T) {
 	}
 }
 
-// TestSessionBound: the third session of a server bounded to two is refused with 503
-// and -32005; once the others are idle past the bound (an injected clock), a new one
-// is accepted and the idle ones are closed (their next call fails).
+// TestSessionBound: at the bound of two, a third session closes the one used longest
+// ago (its next call fails: the client must start a new session); sessions idle past
+// the bound are closed by Sweep (an injected clock), not a moment before.
 func TestSessionBound(t *testing.T) {
 	t.Parallel()
 	f := serveTest(t, func(c *Config) { c.MaxSessions = 2; c.IdleTimeout = time.Minute })
@@ -338,28 +339,94 @@ func TestSessionBound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.connect(t, tokA); err != nil {
+	f.clock.advance(time.Second)
+	b, err := f.connect(t, tokA)
+	if err != nil {
 		t.Fatal(err)
 	}
-	resp := f.post(t, map[string]string{"Authorization": "Bearer " + tokA}, "")
-	body, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusServiceUnavailable || !bytes.Contains(body, []byte(`"code":-32005`)) {
-		t.Fatalf("third session: %d %s, want 503 -32005", resp.StatusCode, body)
+	f.clock.advance(time.Second)
+	if _, err := f.connect(t, tokA); err != nil {
+		t.Fatalf("third session: %v", err)
+	}
+	if n := f.h.sessions.Open(); n != 2 {
+		t.Fatalf("%d sessions open, want 2", n)
+	}
+	call := func(cs *mcp.ClientSession) error {
+		_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "probe", Arguments: map[string]any{}})
+		return err
+	}
+	if err := call(a); err == nil {
+		t.Fatal("the evicted session still works")
+	}
+	if err := call(b); err != nil {
+		t.Fatalf("the newer session was closed: %v", err)
 	}
 	f.clock.advance(59 * time.Second)
 	f.h.Sweep()
 	if n := f.h.sessions.Open(); n != 2 {
 		t.Fatalf("after 59s: %d sessions open, want 2", n)
 	}
-	f.clock.advance(time.Second)
-	if _, err := f.connect(t, tokA); err != nil {
-		t.Fatalf("after the idle bound: %v", err)
+	f.clock.advance(time.Minute)
+	f.h.Sweep()
+	if n := f.h.sessions.Open(); n != 0 {
+		t.Fatalf("after the idle bound: %d sessions open, want 0", n)
 	}
-	if n := f.h.sessions.Open(); n != 1 {
-		t.Fatalf("%d sessions open, want 1 (the new one)", n)
-	}
-	if _, err := a.CallTool(context.Background(), &mcp.CallToolParams{Name: "probe", Arguments: map[string]any{}}); err == nil {
+	if err := call(b); err == nil {
 		t.Fatal("a call on a session closed as idle succeeded")
+	}
+}
+
+// TestSessionBoundBusy: when every session has a request in flight, a new session is
+// refused with 503 and -32005, and none is closed; once the request ends, the new
+// session closes the idle one.
+func TestSessionBoundBusy(t *testing.T) {
+	t.Parallel()
+	started, release := make(chan struct{}), make(chan struct{})
+	var closed []string
+	var mu sync.Mutex
+	s := newSessions(1, time.Hour, func() time.Time { return time.Unix(0, 0) }, func(id string) {
+		mu.Lock()
+		closed = append(closed, id)
+		mu.Unlock()
+	})
+	n := 0
+	h := s.wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get(sessionHeader) == "" {
+			n++
+			w.Header().Set(sessionHeader, fmt.Sprintf("s%d", n))
+			w.WriteHeader(200)
+			return
+		}
+		close(started)
+		<-release
+	}))
+	do := func(id string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader("{}"))
+		if id != "" {
+			r.Header.Set(sessionHeader, id)
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		return w
+	}
+	if w := do(""); w.Code != 200 {
+		t.Fatal(w.Code)
+	}
+	done := make(chan struct{})
+	go func() { do("s1"); close(done) }()
+	<-started
+	if w := do(""); w.Code != http.StatusServiceUnavailable || !strings.Contains(w.Body.String(), `"code":-32005`) {
+		t.Fatalf("new session while s1 is busy: %d %s", w.Code, w.Body)
+	}
+	close(release)
+	<-done
+	if w := do(""); w.Code != 200 || w.Header().Get(sessionHeader) != "s2" {
+		t.Fatalf("new session once s1 is idle: %d", w.Code)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if d := cmp.Diff([]string{"s1"}, closed); d != "" {
+		t.Fatalf("closed (-want +got):\n%s", d)
 	}
 }
 

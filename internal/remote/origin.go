@@ -1,7 +1,9 @@
 package remote
 
 import (
+	"net"
 	"net/http"
+	"net/url"
 	"strings"
 )
 
@@ -9,10 +11,13 @@ import (
 // header is not on the allow list (docs/remote.md, "Transport security"). A browser sends Origin
 // with every cross-origin POST, so a page on another site, or one reached through a
 // rebinding DNS name, cannot drive the server with the user's network position. MCP
-// clients that are not browsers send no Origin and pass. "null" is never allowed.
-func checkOrigin(allowed []string, next http.Handler) http.Handler {
+// clients that are not browsers send no Origin and pass. "null" is never allowed. A
+// server on a loopback address also accepts loopback origins (http://localhost:PORT,
+// http://127.0.0.1:PORT, http://[::1]:PORT): such a page is served by this machine's
+// own software, which the loopback listener trusts anyway.
+func checkOrigin(allowed []string, loopback bool, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if o := r.Header.Values("Origin"); len(o) > 0 && !originAllowed(allowed, o) {
+		if o := r.Header.Values("Origin"); len(o) > 0 && !originAllowed(allowed, o) && !(loopback && loopbackOrigin(o)) {
 			http.Error(w, "Forbidden: Origin is not allowed (wda serve --allow-origin)", http.StatusForbidden)
 			return
 		}
@@ -31,4 +36,20 @@ func originAllowed(allowed, got []string) bool {
 		}
 	}
 	return false
+}
+
+// loopbackOrigin reports whether the one Origin is http(s) on a loopback host.
+func loopbackOrigin(got []string) bool {
+	if len(got) != 1 {
+		return false
+	}
+	u, err := url.Parse(got[0])
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Path != "" && u.Path != "/" {
+		return false
+	}
+	host := u.Host
+	if u.Port() == "" {
+		host = net.JoinHostPort(u.Hostname(), "0")
+	}
+	return Loopback(host)
 }

@@ -11,7 +11,11 @@ import (
 const sessionHeader = "Mcp-Session-Id"
 
 // sessions bounds the number of open MCP sessions and closes idle ones
-// (docs/remote.md, "Limits"). It learns a session's id from the response that
+// (docs/remote.md, "Limits"). A new session beyond the bound closes the session
+// without a request in flight that was used longest ago (a client that never ends
+// its sessions cannot lock others out; the closed one's client gets "session not
+// found" and starts a new one, as MCP tells it to); when every session has a request
+// in flight, the new one is refused with 503. It learns a session's id from the response that
 // created it, counts a request that may create one (a POST without the header) while
 // it runs, and closes a session through close once it has had no request in flight
 // for idle. Its clock is injected; Sweep runs on every new session and on a ticker.
@@ -42,6 +46,18 @@ func (s *sessions) Open() int {
 	return len(s.open)
 }
 
+// oldestIdle is the session with no request in flight that was used longest ago, ""
+// when every session has one in flight. Called with mu held.
+func (s *sessions) oldestIdle() string {
+	id, last := "", time.Time{}
+	for k, st := range s.open {
+		if st.active == 0 && (id == "" || st.last.Before(last) || st.last.Equal(last) && k < id) {
+			id, last = k, st.last
+		}
+	}
+	return id
+}
+
 // Sweep closes the sessions idle for longer than the bound.
 func (s *sessions) Sweep() {
 	now := s.now()
@@ -69,13 +85,21 @@ func (s *sessions) wrap(next http.Handler) http.Handler {
 			}
 			s.Sweep()
 			s.mu.Lock()
+			var evict string
 			if len(s.open)+s.pending >= s.max {
-				s.mu.Unlock()
-				busy(w, fmt.Sprintf("server busy: %d sessions are open, the most this server allows; end one (DELETE) or wait for an idle one to time out", s.max))
-				return
+				evict = s.oldestIdle()
+				if evict == "" {
+					s.mu.Unlock()
+					busy(w, fmt.Sprintf("server busy: %d sessions are open and busy, the most this server allows; this request was not started: send it again once one ends", s.max))
+					return
+				}
+				delete(s.open, evict)
 			}
 			s.pending++
 			s.mu.Unlock()
+			if evict != "" {
+				s.close(evict)
+			}
 			rw := &recordID{ResponseWriter: w, s: s}
 			defer func() {
 				s.mu.Lock()
@@ -85,17 +109,25 @@ func (s *sessions) wrap(next http.Handler) http.Handler {
 			next.ServeHTTP(rw, r)
 			return
 		}
+		// Only a POST is work in flight: a GET is the client's standing stream for
+		// server messages, open as long as the session (the go-sdk's own idle timer
+		// counts the same way).
+		post := r.Method == http.MethodPost
 		s.mu.Lock()
 		st := s.open[id]
 		if st != nil {
-			st.active++
+			if post {
+				st.active++
+			}
 			st.last = s.now()
 		}
 		s.mu.Unlock()
 		next.ServeHTTP(w, r)
 		s.mu.Lock()
 		if st != nil {
-			st.active--
+			if post {
+				st.active--
+			}
 			st.last = s.now()
 		}
 		if r.Method == http.MethodDelete {
