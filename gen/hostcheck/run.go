@@ -67,7 +67,7 @@ func (e *Env) RunGroups(ctx context.Context, groups []Group) []Result {
 // group after the first two installs what the release group settled on.
 func (e *Env) Groups() []Group {
 	clients := []Group{e.claudeGroup(), e.codexGroup(), e.inspectorGroup(),
-		e.agentPluginGroup(), e.mcpbGroup(), e.registryGroup(), e.geminiGroup()}
+		e.agentPluginGroup(), e.mcpbGroup(), e.registryGroup(), e.geminiGroup(), e.remoteGroup()}
 	if !e.cfg.SkipWine {
 		clients = append(clients, e.wineGroup())
 	}
