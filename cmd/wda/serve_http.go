@@ -137,9 +137,12 @@ func tokenNames(ts remote.Tokens) []string {
 
 // serveMain is `wda serve` with the process's signals and listener.
 func serveMain(args []string, stderr io.Writer, getenv func(string) string) int {
+	if ok, code := serveAsService(args, stderr, getenv); ok {
+		return code
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return runServe(ctx, args, stderr, getenv, func(addr string) (net.Listener, error) {
-		return net.Listen("tcp", addr)
-	})
+	return runServe(ctx, args, stderr, getenv, listenTCP)
 }
+
+func listenTCP(addr string) (net.Listener, error) { return net.Listen("tcp", addr) }
