@@ -86,6 +86,11 @@ func runServe(ctx context.Context, args []string, stderr io.Writer, getenv func(
 			return exitUsage
 		}
 	}
+	tc, err := c.LoadTLS()
+	if err != nil {
+		fmt.Fprintf(stderr, "wda serve: %v\n", err)
+		return exitUsage
+	}
 	rh := host.NewRemote(roots, getenv)
 	if len(rh.Roots()) != len(roots) {
 		fmt.Fprintf(stderr, "wda serve: --root: every root must be an existing folder; usable: %v\n", rh.Roots())
@@ -116,7 +121,7 @@ func runServe(ctx context.Context, args []string, stderr io.Writer, getenv func(
 		auth = "NO AUTHORIZATION (loopback testing only)"
 	}
 	fmt.Fprintf(stderr, "wda serve: serving %s (listening on %s; %s; roots: %s)\n", c.PublicURL, ln.Addr(), auth, strings.Join(s.opts.Roots, ", "))
-	err = remote.Serve(ctx, ln, h, c, shutdownGrace)
+	err = remote.Serve(ctx, ln, h, c, tc, shutdownGrace)
 	if ferr := audit.Flush(auditFlush); ferr != nil {
 		fmt.Fprintf(stderr, "wda serve: audit records not written before exit: %v\n", ferr)
 	}

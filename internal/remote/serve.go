@@ -4,30 +4,43 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"time"
 )
 
-// Serve serves h on ln until ctx ends, over TLS when c names the certificate files,
+// LoadTLS reads the certificate and key c names, so that a bad pair is refused before
+// anything listens (docs/remote.md, "Flags"). It returns nil when c serves plain HTTP
+// (loopback only: Check refuses that anywhere else).
+func (c *Config) LoadTLS() (*tls.Config, error) {
+	if c.TLSCert == "" {
+		return nil, nil
+	}
+	pair, err := tls.LoadX509KeyPair(c.TLSCert, c.TLSKey)
+	if err != nil {
+		return nil, fmt.Errorf("--tls-cert, --tls-key: cannot be used: %v", err)
+	}
+	return &tls.Config{MinVersion: tls.VersionTLS12, Certificates: []tls.Certificate{pair}}, nil
+}
+
+// Serve serves h on ln until ctx ends, over TLS when tc is not nil (from LoadTLS),
 // then shuts down within grace. Idle sessions are swept every sweep interval.
-func Serve(ctx context.Context, ln net.Listener, h *Handler, c Config, grace time.Duration) error {
+func Serve(ctx context.Context, ln net.Listener, h *Handler, c Config, tc *tls.Config, grace time.Duration) error {
 	srv := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
 		MaxHeaderBytes:    64 << 10,
 		IdleTimeout:       2 * time.Minute,
-		TLSConfig:         &tls.Config{MinVersion: tls.VersionTLS12},
+	}
+	if tc != nil {
+		ln = tls.NewListener(ln, tc)
 	}
 	tick := time.NewTicker(sweepEvery(c.IdleTimeout))
 	defer tick.Stop()
 	done := make(chan error, 1)
 	go func() {
-		if c.TLSCert != "" {
-			done <- srv.ServeTLS(ln, c.TLSCert, c.TLSKey)
-		} else {
-			done <- srv.Serve(ln)
-		}
+		done <- srv.Serve(ln)
 	}()
 	for {
 		select {
