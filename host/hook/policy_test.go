@@ -74,16 +74,61 @@ func TestHookPolicy(t *testing.T) {
 // jsonString is s as the hooks' JSON encoder writes it (backslashes doubled).
 func jsonString(s string) string { return strings.ReplaceAll(s, `\`, `\\`) }
 
-// TestHookPolicyCost: a host's own tool never reads the policy; a call the policy
-// does not refuse gets the usual answer.
+// TestHookPolicyShell: the host's shell meets the policy's class rules in every
+// host's hook (docs/policy.md, "The host's shell"): a command above
+// max_execute_class is denied with the policy's message and rule, one within it gets
+// the usual answer, and a policy without class rules refuses no command.
+func TestHookPolicyShell(t *testing.T) {
+	const capped = `{"max_execute_class": "reversible"}`
+	unknown := "frobnicate --all" // a program the classifier does not know: approval-required
+	for _, tc := range []struct {
+		name, doc, host string
+		ev              map[string]any
+		deny            bool
+	}{
+		{"claude Bash above the cap", capped, "claude", map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": unknown}}, true},
+		{"claude PowerShell above the cap", capped, "claude", map[string]any{"tool_name": "PowerShell", "tool_input": map[string]any{"command": unknown}}, true},
+		{"claude Bash within the cap", capped, "claude", map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "pytest -q"}}, false},
+		{"claude no class rule", `{"disabled_tools": ["sandbox_run"]}`, "claude", map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": unknown}}, false},
+		{"codex Bash above the cap", capped, "codex", map[string]any{"tool_name": "Bash", "cwd": "/", "tool_input": map[string]any{"command": unknown}}, true},
+		{"copilot bash above the cap", capped, "copilot", map[string]any{"toolName": "bash", "cwd": "/", "toolArgs": map[string]any{"command": unknown}}, true},
+		{"copilot write_bash above the cap", capped, "copilot", map[string]any{"toolName": "write_bash", "cwd": "/", "toolArgs": map[string]any{"input": unknown + "{enter}"}}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := t.TempDir()
+			var loads int
+			var out, errb bytes.Buffer
+			code := runWithPolicy(testSpecs(), policyLoader(t, tc.doc, &loads), []string{tc.host, "pre-tool-use", "--data-dir", data},
+				strings.NewReader(eventJSON(tc.ev)), &out, &errb, func(string) string { return "" })
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errb.String())
+			}
+			want := "blocked by managed policy rule max_execute_class (source " + policySource + ")"
+			got := strings.Contains(out.String(), `"deny"`) && strings.Contains(out.String(), jsonString(want))
+			if got != tc.deny {
+				t.Errorf("output %s\nwant deny with %q: %v", out.String(), want, tc.deny)
+			}
+			if tc.deny {
+				recs, err := audit.Read(data)
+				if err != nil || len(recs) != 1 || recs[0]["refusal_rule"] != "policy_max_execute_class" {
+					t.Errorf("records %v, %v; want one with refusal_rule policy_max_execute_class", recs, err)
+				}
+			}
+		})
+	}
+}
+
+// TestHookPolicyCost: a read-only shell command never reads the policy; a call the
+// policy does not refuse gets the usual answer.
 func TestHookPolicyCost(t *testing.T) {
 	var loads int
 	load := policyLoader(t, `{"disabled_tools": ["sandbox_run"]}`, &loads)
 	var out bytes.Buffer
-	ev := eventJSON(map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "rm -rf ~/x"}})
+	// git status in a folder of no repository: read-only (docs/hooks.md).
+	ev := eventJSON(map[string]any{"tool_name": "Bash", "cwd": t.TempDir(), "tool_input": map[string]any{"command": "git status --short"}})
 	runWithPolicy(testSpecs(), load, []string{"claude", "pre-tool-use", "--data-dir", t.TempDir()}, strings.NewReader(ev), &out, &bytes.Buffer{}, func(string) string { return "" })
 	if loads != 0 {
-		t.Errorf("a Bash call read the policy %d times", loads)
+		t.Errorf("a read-only Bash call read the policy %d times", loads)
 	}
 	out.Reset()
 	ev = eventJSON(map[string]any{"tool_name": "mcp__windows-dev-agent__env_inspect", "tool_input": map[string]any{}})
@@ -100,14 +145,17 @@ func TestHookPolicyBroken(t *testing.T) {
 		return policy.State{Source: "/etc/windows-dev-agent/policy.json", Err: errors.New("/etc/windows-dev-agent/policy.json: line 1, column 2: bad")}
 	}
 	for _, tc := range []struct {
+		tool  string
 		input map[string]any
 		deny  bool
 	}{
-		{map[string]any{"package_id": "Git.Git", "execute": true}, true},
-		{map[string]any{"package_id": "Git.Git"}, false},
+		{"mcp__windows-dev-agent__package_install", map[string]any{"package_id": "Git.Git", "execute": true}, true},
+		{"mcp__windows-dev-agent__package_install", map[string]any{"package_id": "Git.Git"}, false},
+		{"Bash", map[string]any{"command": "frobnicate --all"}, true},
+		{"Bash", map[string]any{"command": "git status --short"}, false},
 	} {
 		var out bytes.Buffer
-		ev := eventJSON(map[string]any{"tool_name": "mcp__windows-dev-agent__package_install", "tool_input": tc.input})
+		ev := eventJSON(map[string]any{"tool_name": tc.tool, "cwd": t.TempDir(), "tool_input": tc.input})
 		runWithPolicy(testSpecs(), load, []string{"claude", "pre-tool-use", "--data-dir", t.TempDir()}, strings.NewReader(ev), &out, &bytes.Buffer{}, func(string) string { return "" })
 		got := strings.Contains(out.String(), `"deny"`) && strings.Contains(out.String(), "line 1, column 2: bad")
 		if got != tc.deny {
