@@ -152,7 +152,7 @@ func (e *Env) codexGroup() Group {
 			return e.offeredAll(sc, nil, codexNamespace+"__")
 		}},
 		{Name: "env_inspect answers from the shipped wda", Independent: true, Run: func(context.Context) error {
-			return envInspectAnswered(tr.result("env_inspect"), "")
+			return envInspectAnswered(tr.envInspectResult(), "")
 		}},
 		{Name: "PreToolUse blocks format C:", Independent: true, Run: func(context.Context) error {
 			return tr.blocked()
@@ -237,9 +237,11 @@ func parseCodex(stdout, stderr string) *codexTranscript {
 	return tr
 }
 
-func (t *codexTranscript) result(tool string) string {
+// envInspectResult is the text of the session's env_inspect result, or "" (the one
+// call a Codex transcript is checked for).
+func (t *codexTranscript) envInspectResult() string {
 	for _, it := range t.items {
-		if it.Type == "mcp_tool_call" && it.Tool == tool && it.Result != nil {
+		if it.Type == "mcp_tool_call" && it.Tool == "env_inspect" && it.Result != nil {
 			var b strings.Builder
 			for _, c := range it.Result.Content {
 				b.WriteString(c.Text)

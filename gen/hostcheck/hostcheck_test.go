@@ -137,7 +137,7 @@ func TestParseCodex(t *testing.T) {
 {"type":"item.started","item":{"type":"command_execution","command":"/bin/bash -lc 'format C:'"}}
 `
 	tr := parseCodex(stdout, "ERROR codex_core::tools::router: error=Command blocked by PreToolUse hook: "+forbiddenText+" (safety_class=forbidden)")
-	if err := envInspectAnswered(tr.result("env_inspect"), ""); err != nil {
+	if err := envInspectAnswered(tr.envInspectResult(), ""); err != nil {
 		t.Error(err)
 	}
 	if !strings.Contains(tr.failure("capability_run"), "requires approval") {
@@ -619,7 +619,7 @@ func FuzzParseCodex(f *testing.F) {
 	f.Fuzz(func(t *testing.T, stdout, stderr string) {
 		tr := parseCodex(stdout, stderr)
 		_ = tr.blocked()
-		_ = tr.result("env_inspect")
+		_ = tr.envInspectResult()
 		_ = tr.failure("capability_run")
 	})
 }

@@ -106,9 +106,12 @@ func (s *remoteServer) callers() ([]string, error) {
 	sc := bufio.NewScanner(strings.NewReader(string(b)))
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
-		var r struct{ Caller, Tool_name string }
+		var r struct {
+			Caller   string
+			ToolName string `json:"tool_name"`
+		}
 		if json.Unmarshal(sc.Bytes(), &r) == nil {
-			out = append(out, r.Caller+":"+r.Tool_name)
+			out = append(out, r.Caller+":"+r.ToolName)
 		}
 	}
 	return out, nil
@@ -182,7 +185,7 @@ func (e *Env) remoteGroup() Group {
 			if err != nil {
 				return err
 			}
-			return envInspectAnswered(tr.result("env_inspect"), "")
+			return envInspectAnswered(tr.envInspectResult(), "")
 		}},
 		{Name: "codex with a wrong token: refused, no wda tool offered", Independent: true, Run: func(ctx context.Context) error {
 			sc := newScript()

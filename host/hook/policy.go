@@ -23,7 +23,7 @@ func systemPolicy() policy.State { return policy.Load(policy.System()) }
 func (c *call) policyBlock(tool string, input map[string]any, class tools.Class) *policy.Block {
 	short, ours := classify.ShortName(tool)
 	if !ours {
-		if class.Rank() <= tools.ReadOnly.Rank() || !(classify.IsShell(tool) || slices.Contains(CopilotShellInputTools, tool)) {
+		if class.Rank() <= tools.ReadOnly.Rank() || !classify.IsShell(tool) && !slices.Contains(CopilotShellInputTools, tool) {
 			return nil
 		}
 		// Never one of the ten tools' names, so only the class rules can hold; no

@@ -3,6 +3,7 @@ package policy
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -143,10 +144,12 @@ func scalarValue(s *Setting, v Value) (any, string, error) {
 		}
 		return v.Number == 1, strconv.FormatUint(v.Number, 10), nil
 	case Number:
-		if v.Type != DWord || v.Number < uint64(s.Min) || v.Number > uint64(s.Max) {
+		// Min and Max are small and not negative (the settings table), so the DWORD
+		// compares and converts without overflow once it is within them.
+		if v.Type != DWord || v.Number > math.MaxInt32 || int(v.Number) < s.Min || int(v.Number) > s.Max { //nolint:gosec // bounded by MaxInt32 first
 			return bad(fmt.Sprintf("a REG_DWORD from %d to %d", s.Min, s.Max))
 		}
-		return int(v.Number), strconv.FormatUint(v.Number, 10), nil
+		return int(v.Number), strconv.FormatUint(v.Number, 10), nil //nolint:gosec // within [Min, Max] above
 	case Enum:
 		if v.Type != String || !slices.Contains(s.Enum, v.String) {
 			return bad("a REG_SZ, one of " + quoteAll(s.Enum))

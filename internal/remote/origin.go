@@ -17,7 +17,7 @@ import (
 // own software, which the loopback listener trusts anyway.
 func checkOrigin(allowed []string, loopback bool, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if o := r.Header.Values("Origin"); len(o) > 0 && !originAllowed(allowed, o) && !(loopback && loopbackOrigin(o)) {
+		if o := r.Header.Values("Origin"); len(o) > 0 && !originAllowed(allowed, o) && (!loopback || !loopbackOrigin(o)) {
 			http.Error(w, "Forbidden: Origin is not allowed (wda serve --allow-origin)", http.StatusForbidden)
 			return
 		}

@@ -4,6 +4,7 @@ package remote
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -27,4 +28,17 @@ func TestLoadTokenFileMode(t *testing.T) {
 			t.Errorf("mode %04o: err = %v, want a refusal", tc.mode, err)
 		}
 	}
+}
+
+// writeTokens writes one token line to a file with the given mode bits.
+func writeTokens(t *testing.T, mode os.FileMode) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "tokens")
+	if err := os.WriteFile(p, []byte("ci-agent "+tokA+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(p, mode); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

@@ -55,7 +55,10 @@ func Serve(ctx context.Context, ln net.Listener, h *Handler, c Config, tc *tls.C
 			if errors.Is(err, context.DeadlineExceeded) {
 				err = srv.Close()
 			}
-			<-done
+			// Serve's own return after Shutdown is http.ErrServerClosed: not news.
+			if serr := <-done; !errors.Is(serr, http.ErrServerClosed) && err == nil {
+				err = serr
+			}
 			return err
 		}
 	}

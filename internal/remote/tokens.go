@@ -80,12 +80,15 @@ func tokenName(s string) bool {
 		return false
 	}
 	for _, c := range []byte(s) {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+		if !alnum(c) && strings.IndexByte("._-", c) < 0 {
 			return false
 		}
 	}
 	return true
 }
+
+// alnum reports whether c is an ASCII letter or digit.
+func alnum(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' }
 
 // b64token is RFC 6750's b64token: 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"=".
 func b64token(s string) bool {
@@ -94,7 +97,7 @@ func b64token(s string) bool {
 		return false
 	}
 	for _, c := range []byte(body) {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-._~+/", c) >= 0) {
+		if !alnum(c) && strings.IndexByte("-._~+/", c) < 0 {
 			return false
 		}
 	}

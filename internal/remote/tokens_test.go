@@ -3,7 +3,6 @@ package remote
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -91,18 +90,6 @@ func TestLoadTokenFileNotRegular(t *testing.T) {
 	if _, err := LoadTokenFile(filepath.Join(t.TempDir(), "none")); err == nil || !strings.HasPrefix(err.Error(), "--token-file:") {
 		t.Fatalf("missing: err = %v", err)
 	}
-}
-
-func writeTokens(t *testing.T, mode os.FileMode) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), "tokens")
-	if err := os.WriteFile(p, []byte("ci-agent "+tokA+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(p, mode); err != nil {
-		t.Fatal(err)
-	}
-	return p
 }
 
 func FuzzParseTokens(f *testing.F) {

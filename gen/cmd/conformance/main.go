@@ -67,7 +67,7 @@ func run(node string) error {
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
+	defer func() { _ = os.RemoveAll(dir) }() // a temporary folder: nothing to report if it stays
 	step := func(what string, argv ...string) error {
 		fmt.Println("conformance:", what)
 		rc := r.Run(ctx, proc.Request{Argv: argv, Dir: wd, Timeout: 10 * time.Minute, StdoutLimit: 4 << 20, StderrLimit: 4 << 20, Env: os.Environ()})
@@ -115,8 +115,8 @@ func freePort() (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
+	port := ln.Addr().(*net.TCPAddr).Port
+	return port, ln.Close()
 }
 
 // waitListening waits up to 30 s for addr to accept connections, or for the server
@@ -130,8 +130,7 @@ func waitListening(addr string, served <-chan proc.Receipt) error {
 		default:
 		}
 		if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
-			c.Close()
-			return nil
+			return c.Close()
 		}
 		time.Sleep(100 * time.Millisecond) // a tool's readiness poll, not a test
 	}

@@ -80,7 +80,7 @@ func Scan(b []byte, markdown bool) ([]Finding, error) {
 				j += n2
 				count++
 			}
-			if !(prev == blackFlag && flagSequence(b[i:j])) {
+			if prev != blackFlag || !flagSequence(b[i:j]) {
 				tags.add(p, count)
 			}
 			at.col += count
