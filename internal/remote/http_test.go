@@ -57,19 +57,11 @@ func probe(c *calls) tools.Tool {
 	})
 }
 
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) now() time.Time          { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) advance(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
-
 type fixture struct {
 	url     string
 	h       *Handler
 	calls   *calls
-	clock   *clock
+	clock   *testkit.Clock
 	dataDir string
 	roots   []string
 	outside string
@@ -80,7 +72,7 @@ type fixture struct {
 func serveTest(t *testing.T, adjust func(*Config)) *fixture {
 	t.Helper()
 	base := testkit.TempDir(t)
-	f := &fixture{calls: &calls{}, clock: &clock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}, dataDir: filepath.Join(base, "data")}
+	f := &fixture{calls: &calls{}, clock: testkit.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)), dataDir: filepath.Join(base, "data")}
 	for _, d := range []string{"r1", "r2", "outside"} {
 		if err := os.Mkdir(filepath.Join(base, d), 0o755); err != nil {
 			t.Fatal(err)
@@ -105,7 +97,7 @@ func serveTest(t *testing.T, adjust func(*Config)) *fixture {
 	if err := c.Check(); err != nil {
 		t.Fatal(err)
 	}
-	f.h = NewHandler(srv, c, Options{Tokens: ts, Now: f.clock.now})
+	f.h = NewHandler(srv, c, Options{Tokens: ts, Now: f.clock.Now})
 	hs.Config.Handler = f.h
 	hs.Start()
 	t.Cleanup(hs.Close)
@@ -339,12 +331,12 @@ func TestSessionBound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.clock.advance(time.Second)
+	f.clock.Advance(time.Second)
 	b, err := f.connect(t, tokA)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.clock.advance(time.Second)
+	f.clock.Advance(time.Second)
 	if _, err := f.connect(t, tokA); err != nil {
 		t.Fatalf("third session: %v", err)
 	}
@@ -361,12 +353,12 @@ func TestSessionBound(t *testing.T) {
 	if err := call(b); err != nil {
 		t.Fatalf("the newer session was closed: %v", err)
 	}
-	f.clock.advance(59 * time.Second)
+	f.clock.Advance(59 * time.Second)
 	f.h.Sweep()
 	if n := f.h.sessions.Open(); n != 2 {
 		t.Fatalf("after 59s: %d sessions open, want 2", n)
 	}
-	f.clock.advance(time.Minute)
+	f.clock.Advance(time.Minute)
 	f.h.Sweep()
 	if n := f.h.sessions.Open(); n != 0 {
 		t.Fatalf("after the idle bound: %d sessions open, want 0", n)

@@ -13,29 +13,22 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/windows-dev-agent/wda/internal/testkit"
 )
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
-// clock is an injected, manually advanced clock (no sleeps).
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) now() time.Time          { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) advance(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
-
 // env is a data dir, a clock and a producer that counts runs and reports a launch.
 type env struct {
 	dir   string
-	clk   *clock
+	clk   *testkit.Clock
 	prod  staticProducer
 	label string
 }
 
 func newEnv(t *testing.T) *env {
-	e := &env{dir: t.TempDir(), clk: &clock{t: time.Now()}}
+	e := &env{dir: t.TempDir(), clk: testkit.NewClock(time.Now())}
 	n := 0
 	var mu sync.Mutex
 	e.prod = newStatic("test", func() Facts {
@@ -49,7 +42,7 @@ func newEnv(t *testing.T) *env {
 }
 
 func (e *env) opts() Options {
-	return Options{DataDir: e.dir, Now: e.clk.now, Logger: quiet, Producers: []Producer{e.prod}, LockTimeout: 50 * time.Millisecond}
+	return Options{DataDir: e.dir, Now: e.clk.Now, Logger: quiet, Producers: []Producer{e.prod}, LockTimeout: 50 * time.Millisecond}
 }
 
 func (e *env) discover(t *testing.T, force bool) Result {
@@ -62,7 +55,7 @@ func (e *env) genPath() string   { return filepath.Join(e.dir, generationFileNam
 
 func (e *env) setMtime(t *testing.T, age time.Duration) {
 	t.Helper()
-	m := e.clk.now().Add(-age)
+	m := e.clk.Now().Add(-age)
 	if err := os.Chtimes(e.cachePath(), m, m); err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +109,7 @@ func TestCacheHitMissAndForce(t *testing.T) {
 func TestCacheTTLUsesMtimeNotTimestamp(t *testing.T) {
 	e := newEnv(t)
 	e.discover(t, false)
-	e.clk.advance(time.Hour) // the timestamp inside is now an hour old...
+	e.clk.Advance(time.Hour) // the timestamp inside is now an hour old...
 	e.setMtime(t, time.Second)
 	if r := e.discover(t, false); !r.CacheHit { // ...but the file is fresh
 		t.Fatal("fresh mtime must hit")
@@ -250,7 +243,7 @@ func TestGenerationChangeDuringPublication(t *testing.T) {
 	for _, step := range []string{"before rename", "after rename", "during produce"} {
 		t.Run(step, func(t *testing.T) {
 			e := newEnv(t)
-			c := &cache{dir: e.dir, now: e.clk.now, log: quiet, lockTimeout: time.Second}
+			c := &cache{dir: e.dir, now: e.clk.Now, log: quiet, lockTimeout: time.Second}
 			invalidate := func() {
 				// Another writer replaces the token without our lock (the race the
 				// re-checks exist for).
@@ -269,7 +262,7 @@ func TestGenerationChangeDuringPublication(t *testing.T) {
 			if !usable || expected != "" {
 				t.Fatalf("begin: %q %v", expected, usable)
 			}
-			s, _ := Assemble(e.clk.now(), e.prod.Produce(t.Context()))
+			s, _ := Assemble(e.clk.Now(), e.prod.Produce(t.Context()))
 			if step == "during produce" {
 				if err := InvalidateCache(e.dir); err != nil {
 					t.Fatal(err)
@@ -352,7 +345,7 @@ func TestLockFailures(t *testing.T) {
 
 func TestPublishSkippedWhenLockLost(t *testing.T) {
 	e := newEnv(t)
-	c := &cache{dir: e.dir, now: e.clk.now, log: quiet, lockTimeout: 20 * time.Millisecond}
+	c := &cache{dir: e.dir, now: e.clk.Now, log: quiet, lockTimeout: 20 * time.Millisecond}
 	_, expected, usable := c.begin(false)
 	if !usable {
 		t.Fatal("cache unusable")
@@ -362,7 +355,7 @@ func TestPublishSkippedWhenLockLost(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer held.Unlock()
-	s, _ := Assemble(e.clk.now())
+	s, _ := Assemble(e.clk.Now())
 	c.publish(s, expected)
 	if exists(e.cachePath()) || len(tmpLeftovers(t, e.dir)) != 0 {
 		t.Fatal("published without the lock")
